@@ -174,6 +174,81 @@ fn pipe_outran_device(
     ))
 }
 
+/// bonnie++'s block read (sources::bonnie) of the file it wrote just before, through the
+/// page cache: RAM answered when the file was smaller than twice the RAM the paste shows
+/// (bonnie++'s own rule for -s, bonnie++(8)), or when the read kept the CPU busy for 90 %
+/// or more of its time at a rate beyond a SATA link's 600 MB/s: a read that goes to a disk
+/// sleeps while the disk fetches the data (time(1), getrusage(2)), and bonnie++'s %CP is
+/// its CPU time over its wall time. A slower or mostly waiting read is the disk's.
+fn bonnie_read_from_ram(
+    id: &str,
+    sys: &SystemFacts,
+    b: &crate::facts::UserBenchmark,
+) -> Option<Finding> {
+    let (rate, bytes) = (b.bytes_per_sec?, b.bytes?);
+    let ram = sys.ram_bytes.get();
+    let small = ram.is_some_and(|r| bytes < r.saturating_mul(2));
+    let busy = match (b.time_real_s, b.time_cpu_s) {
+        (Some(real), Some(cpu)) => rate > 6.0e8 && real > 0.0 && cpu >= 0.9 * real,
+        _ => false,
+    };
+    if !small && !busy {
+        return None;
+    }
+    let why = if small {
+        format!(
+            "its {} file is smaller than twice the machine's {} of RAM, so the file it had \
+             just written was still in the page cache when it read it back",
+            human(bytes),
+            human(ram.unwrap_or(0))
+        )
+    } else {
+        format!(
+            "its block read kept the CPU busy {:.0} % of the time at {}: a read that waits on \
+             a disk leaves the CPU idle while the disk fetches the data, so this one never \
+             waited and the file came from RAM (the page cache), not the disk",
+            b.time_cpu_s.zip(b.time_real_s).map_or(0.0, |(c, r)| c / r * 100.0),
+            mbs(rate)
+        )
+    };
+    Some(
+        base(
+            id,
+            b,
+            Verdict::Problem,
+            Severity::Notice,
+            format!("bonnie++ block read at {}: the page cache, not the disk", mbs(rate)),
+        )
+        .explain(format!(
+            "bonnie++ reads back the file it wrote through the page cache, and {why}. Its \
+             Sequential Input figures are RAM's. Run it with -s at least twice the RAM (and \
+             -r set to the real RAM), or measure the device with fio --direct=1."
+        ))
+        .confidence(Confidence::Medium),
+    )
+}
+
+/// What a disk could deliver to a dd whose command (and so its flags, and whether it read
+/// or wrote) was not pasted: the SATA ceiling (600 MB/s of data at 6 Gb/s) when the paste
+/// shows its disks and none is NVMe, else a PCIe 4.0 x4 NVMe drive's (about 7.9 GB/s of
+/// link, PCIe Base Spec 4.0: 16 GT/s x 4 lanes, 128b/130b), since an unknown disk may be
+/// one and an NVMe drive really writes 1 GiB in a second with oflag=direct. Only a figure
+/// above it says the page cache answered whatever the flags were. A run of at most 128 MiB
+/// is held to the SATA ceiling whatever the disk: it fits under the dirty memory a writer
+/// may fill before the kernel starts writing back (vm.dirty_background_ratio, 10 % of
+/// available memory, mm/page-writeback.c) on any machine with a bit over 1 GiB, and lasts
+/// too short for a flush to show.
+fn commandless_ceiling(sys: &SystemFacts, bytes: u64) -> f64 {
+    let mut disks = crate::checks::common::disks(sys).peekable();
+    if bytes > 128 << 20
+        && (disks.peek().is_none() || crate::checks::common::disks(sys).any(|d| d.is_nvme()))
+    {
+        7.9e9
+    } else {
+        6.0e8
+    }
+}
+
 /// A flush this long is the device writing back, not the call's own cost: `sync` with
 /// nothing dirty returns in milliseconds.
 const FLUSH_MIN_SECS: f64 = 2.0;
@@ -259,6 +334,10 @@ impl Check for PageCache {
                 out.extend(copy_outran_device(self.id(), sys, i, b));
                 continue;
             }
+            if b.tool == "bonnie++" {
+                out.extend(bonnie_read_from_ram(self.id(), sys, b));
+                continue;
+            }
             if b.tool != "dd" {
                 continue;
             }
@@ -272,7 +351,11 @@ impl Check for PageCache {
                 // machine that could run it: Linux lets dirty pages reach vm.dirty_ratio
                 // (20 % of free memory, mm/page-writeback.c) before a writer waits, and a
                 // file read again comes from the cache.
-                if b.command.is_none() && bytes > 0 && bytes <= 2 << 30 && rate > 6.0e8 {
+                if b.command.is_none()
+                    && bytes > 0
+                    && bytes <= 2 << 30
+                    && rate > commandless_ceiling(sys, bytes)
+                {
                     out.push(
                         base(
                             self.id(),

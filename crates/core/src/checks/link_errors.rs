@@ -25,8 +25,53 @@ impl Check for LinkErrors {
         "UDMA CRC errors, link resets, COMRESET failures, link speed step-downs (cable, port, power)"
     }
     fn run(&self, sys: &SystemFacts) -> Vec<Finding> {
-        common::disks(sys).map(|d| check_disk(sys, d)).collect()
+        common::disks(sys)
+            .map(|d| {
+                let f = check_disk(sys, d);
+                match btrfs_path_failure(d) {
+                    Some(b) if !f.is_problem() => b,
+                    _ => f,
+                }
+            })
+            .collect()
     }
+}
+
+/// A btrfs member whose reads and writes (or cache flushes, counted with them) both failed
+/// (`btrfs device stats`, fs/btrfs/volumes.h BTRFS_DEV_STAT_{READ,WRITE,FLUSH}_ERRS): the
+/// device stopped completing requests of every kind, which a few bad sectors do not do (a
+/// sector fails its reads; writes are remapped) and a failing cable, port, bridge or power
+/// does. A flush carries no data at all: its failure is the device or its bus.
+fn btrfs_path_failure(d: &DiskFacts) -> Option<Finding> {
+    let v = d.vdev_errors.iter().find(|v| {
+        v.is_btrfs()
+            && v.read_errors.is_some_and(|n| n > 0)
+            && v.write_errors.is_some_and(|n| n > 0)
+    })?;
+    Some(
+        Finding::new(
+            ID,
+            &d.name,
+            Verdict::Problem,
+            Severity::Warning,
+            format!(
+                "{}: btrfs saw both reads and writes or flushes fail on {}",
+                d.name, v.vdev
+            ),
+        )
+        .explain(format!(
+            "btrfs counted {} failed read(s) and {} failed write(s) or flush(es) on {}: the \
+             device failed requests of every kind, as it does when the path to it (cable, \
+             port, controller, USB bridge, power) drops out or resets, rather than at some \
+             bad sectors. Check the kernel log of the moment for link resets and timeouts, \
+             reseat or replace the cable, then `btrfs device stats -z` and a scrub.",
+            v.read_errors.unwrap_or(0),
+            v.write_errors.unwrap_or(0),
+            v.vdev
+        ))
+        .confidence(Confidence::Medium)
+        .evidence(v.from.clone(), v.line.clone()),
+    )
 }
 
 pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {

@@ -760,17 +760,22 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     // drive returned an error or none in time, which its SMART counters may not show yet.
     for v in d.vdev_errors.iter().filter(|v| v.io_failed()) {
         let n = |x: Option<u64>| x.map(|n| n.to_string()).unwrap_or_else(|| "?".into());
-        // btrfs's per-device counters (btrfs device stats): failed reads, failed writes
-        // and cache flushes, checksum and generation mismatches, since the last `-z`.
+        // btrfs's per-device counters (btrfs device stats) count bios the device failed
+        // (fs/btrfs/volumes.h BTRFS_DEV_STAT_{WRITE,READ,FLUSH}_ERRS: the block layer
+        // returned an error), not sectors found bad: read-errors reports them, link-errors
+        // when reads and writes or flushes failed together (the path, not a sector).
+        // Corrupted or stale blocks beside them are data that came back wrong: kept here.
         if v.is_btrfs() {
-            warning.push(format!(
-                "btrfs counted {} failed read(s), {} failed write(s) or flush(es) and {} \
-                 corrupted or stale block(s) on device {}",
-                n(v.read_errors),
-                n(v.write_errors),
-                n(v.checksum_errors),
-                v.vdev
-            ));
+            if v.checksum_errors.is_some_and(|n| n > 0) {
+                warning.push(format!(
+                    "btrfs counted {} failed read(s), {} failed write(s) or flush(es) and {} \
+                     corrupted or stale block(s) on device {}",
+                    n(v.read_errors),
+                    n(v.write_errors),
+                    n(v.checksum_errors),
+                    v.vdev
+                ));
+            }
             continue;
         }
         // ZED's notice that ZFS faulted or degraded the vdev (sources::zed) has no counts.
@@ -996,6 +1001,20 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     }
 
     if critical.is_empty() && warning.is_empty() {
+        if smart.is_none()
+            && events.is_empty()
+            && d.surface_scans.is_empty()
+            && !d.vdev_errors.is_empty()
+            && d.vdev_errors.iter().all(|v| v.is_btrfs())
+            && d.vdev_errors.iter().all(|v| v.checksum_errors.is_none_or(|n| n == 0))
+        {
+            return common::not_applicable(
+                ID,
+                d,
+                "btrfs counted failed I/O on the device, which names no bad sector: \
+                 read-errors (and link-errors) report it",
+            );
+        }
         if smart.is_none()
             && let Some(sc) = d.surface_scans.first()
         {

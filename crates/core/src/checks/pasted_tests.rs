@@ -602,3 +602,63 @@ fn a_pv_copy_faster_than_sata_went_into_the_page_cache() {
         assert!(f.iter().all(|f| f.verdict != Verdict::Problem), "{f:?}");
     }
 }
+
+/// dd's summary without its command: its flags are unknown, so only a figure above what the
+/// disk could do says the page cache answered. 512 MiB at 1.9 GB/s is an NVMe drive's with
+/// oflag=direct when no disk is shown (info); beside a SATA disk it is RAM (notice); 1 GiB at
+/// 11 GB/s is RAM whatever the disk.
+#[test]
+fn commandless_dd_is_judged_against_what_the_disk_could_do() {
+    let mut b = dd("dd", 536_870_912, 1.9e9);
+    b.command = None;
+    let s = sys(Platform::Linux, vec![b.clone()]);
+    assert_eq!(verdicts(&PageCache, &s), [(Verdict::Unknown, Severity::Info)]);
+    let mut s = sys(Platform::Linux, vec![b.clone()]);
+    s.disks.push(crate::checks::testutil::sata_hdd_ahci());
+    assert_eq!(
+        verdicts(&PageCache, &s),
+        [(Verdict::Problem, Severity::Notice)]
+    );
+    // 100 MB at 1 GB/s fits under any machine's dirty-memory allowance: RAM.
+    let mut small = b.clone();
+    small.bytes = Some(100_000_000);
+    small.bytes_per_sec = Some(1.0e9);
+    let s = sys(Platform::Linux, vec![small]);
+    assert_eq!(
+        verdicts(&PageCache, &s),
+        [(Verdict::Problem, Severity::Notice)]
+    );
+    let mut fast = b;
+    fast.bytes = Some(1 << 30);
+    fast.bytes_per_sec = Some(11e9);
+    let s = sys(Platform::Linux, vec![fast]);
+    assert_eq!(
+        verdicts(&PageCache, &s),
+        [(Verdict::Problem, Severity::Notice)]
+    );
+}
+
+/// bonnie++'s block read (sources::bonnie): at 3 GB/s with the CPU busy 97 % of the time it
+/// never waited on a disk (RAM); the same rate at 30 % CPU is a fast disk's, and a 16 GiB
+/// file on 4 GiB of RAM read at 500 MB/s is silent, while on 16 GiB of RAM it is RAM's.
+#[test]
+fn bonnie_block_reads_from_ram() {
+    let bonnie = |rate: f64, cpu_pct: f64, bytes: u64| UserBenchmark {
+        tool: "bonnie++".into(),
+        bytes: Some(bytes),
+        bytes_per_sec: Some(rate),
+        time_real_s: Some(bytes as f64 / rate),
+        time_cpu_s: Some(bytes as f64 / rate * cpu_pct / 100.0),
+        from: "pasted:bonnie lines 1-5".into(),
+        ..Default::default()
+    };
+    let s = sys(Platform::Linux, vec![bonnie(3.0e9, 97.0, 16 << 30)]);
+    assert_eq!(verdicts(&PageCache, &s), [(Verdict::Problem, Severity::Notice)]);
+    let s = sys(Platform::Linux, vec![bonnie(3.0e9, 30.0, 16 << 30)]);
+    assert!(verdicts(&PageCache, &s).is_empty());
+    let mut s = sys(Platform::Linux, vec![bonnie(5.0e8, 20.0, 16 << 30)]);
+    s.ram_bytes = crate::facts::Fact::known(4 << 30, "pasted:free");
+    assert!(verdicts(&PageCache, &s).is_empty());
+    s.ram_bytes = crate::facts::Fact::known(16 << 30, "pasted:free");
+    assert_eq!(verdicts(&PageCache, &s), [(Verdict::Problem, Severity::Notice)]);
+}

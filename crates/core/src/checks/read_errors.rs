@@ -25,6 +25,7 @@ impl Check for ReadErrors {
         let mut out = per_disk_results(self, sys);
         out.extend(pool_io_failures(sys));
         out.extend(btrfs_scrub_failures(sys));
+        out.extend(btrfs_failed_io(sys));
         let kernel: Vec<Finding> = kernel_failed_requests(sys)
             .into_iter()
             .filter(|f| !out.iter().any(|o| o.device == f.device && o.is_problem()))
@@ -82,6 +83,45 @@ fn kernel_failed_requests(sys: &SystemFacts) -> Vec<Finding> {
             f = f.evidence(e.from.clone(), e.line.clone());
         }
         out.push(f);
+    }
+    out
+}
+
+/// The member devices btrfs saw fail bios (`btrfs device stats`: write_io_errs,
+/// read_io_errs, flush_io_errs, fs/btrfs/volumes.h BTRFS_DEV_STAT_*_ERRS, counted in
+/// btrfs_end_bio when the block layer completes a bio with an error): the device or its path
+/// did not complete those requests. No counter names a sector, so they are failed I/O, not
+/// media evidence (media-errors keeps devices that also returned corrupted blocks).
+fn btrfs_failed_io(sys: &SystemFacts) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for d in crate::checks::common::disks(sys) {
+        for v in d.vdev_errors.iter().filter(|v| v.is_btrfs() && v.io_failed()) {
+            let n = |x: Option<u64>| x.unwrap_or(0);
+            let f = Finding::new(
+                "read-errors",
+                &d.name,
+                Verdict::Problem,
+                Severity::Warning,
+                format!(
+                    "{}: btrfs counted {} failed read(s) and {} failed write(s) or flush(es)",
+                    v.vdev,
+                    n(v.read_errors),
+                    n(v.write_errors)
+                ),
+            )
+            .explain(format!(
+                "btrfs's counters of {} (since the last `btrfs device stats -z`) count bios the \
+                 block layer completed with an error: the device, its cable, controller or \
+                 power did not complete them. They name no sector: the kernel log of the \
+                 moment (`dmesg`) and the drive's own counters (`{}`) say whether the medium \
+                 or the path failed.",
+                v.vdev,
+                ask(Ask::SmartReport, &d.dev_path)
+            ))
+            .confidence(Confidence::Medium)
+            .evidence(v.from.clone(), v.line.clone());
+            out.push(f);
+        }
     }
     out
 }

@@ -246,3 +246,19 @@ pub(crate) fn assert_vs(f: &Finding, verdict: Verdict, severity: Severity) {
         "unexpected finding: {f:#?}"
     );
 }
+
+/// A btrfs member's counters as facts::pasted::drive_tools stores them (write_errors holds
+/// write_io_errs + flush_io_errs).
+pub(crate) fn btrfs_counters(dev: &str, read: u64, write: u64) -> crate::model::VdevErrors {
+    crate::model::VdevErrors {
+        pool: String::new(),
+        vdev: dev.into(),
+        state: None,
+        read_errors: Some(read),
+        write_errors: Some(write),
+        checksum_errors: Some(0),
+        note: None,
+        line: format!("[{dev}] write_io_errs {write} read_io_errs {read}"),
+        from: "pasted:btrfs-device-stats lines 1-5".into(),
+    }
+}

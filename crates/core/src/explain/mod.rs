@@ -149,6 +149,12 @@ pub fn explain(inputs: &[Input]) -> Result<Explanation, ExplainError> {
         .extend(nvme_diskmark::iozone_benchmarks(&rec));
     sys.user_benchmarks
         .extend(nvme_diskmark::pi_benchmarks(&rec));
+    sys.user_benchmarks.extend(
+        rec.blocks
+            .iter()
+            .filter(|b| b.tool.is(&crate::sources::bonnie::SPEC))
+            .flat_map(|b| crate::sources::bonnie::block_reads(&b.text, &b.key)),
+    );
     facts::pasted::derive(&mut sys, &rec.pasted(&lines));
     let mut findings = checks::run_all(&sys);
     findings.extend(earlier_layouts(&bundle, &used, &sys, &findings));

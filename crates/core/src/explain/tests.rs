@@ -1010,3 +1010,23 @@ fn the_same_read_hashing_differently_is_unstable_data() {
         &linux.replace("pi@raspberrypi:~ $ sudo ", "root@(none):/# ")
     ));
 }
+
+/// `hdparm -d0` then `hdparm -t` of an IDE-driver disk, the read-back pasted without its
+/// "/dev/X:" header, then `hdparm -d1` and the timing again: the disk ran in PIO for the
+/// first figure, controller-legacy-mode whatever the later read-back says. Only "on"
+/// read-backs are silent.
+#[test]
+fn a_dma_off_read_back_is_pio_even_when_switched_on_later() {
+    let off = "$ sudo hdparm -d0 /dev/hdb\n setting using_dma to 0 (off)\n using_dma    =  0 (off)\n\n\
+               $ sudo hdparm -t /dev/hdb\n Timing buffered disk reads:   10 MB in  3.12 seconds =   3.21 MB/sec\n";
+    let on = "$ sudo hdparm -d1 /dev/hdb\n setting using_dma to 1 (on)\n using_dma    =  1 (on)\n\n\
+              $ sudo hdparm -t /dev/hdb\n Timing buffered disk reads:  160 MB in  3.02 seconds =  52.98 MB/sec\n";
+    let legacy = |t: &str| {
+        problems(&run(t))
+            .iter()
+            .any(|(c, _)| *c == "controller-legacy-mode")
+    };
+    assert!(legacy(off));
+    assert!(legacy(&format!("{off}\n{on}")));
+    assert!(!legacy(on));
+}

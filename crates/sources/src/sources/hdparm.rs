@@ -605,6 +605,13 @@ crate::rx!(
     HDPARM_W,
     r"^\s*(setting drive write-caching to \d|write-caching\s*=\s*\d)"
 );
+// `hdparm -d` (hdparm.c: "setting using_dma to %d (%s)" for -dN, then the HDIO_GET_DMA
+// read-back " using_dma     = %2ld (%s)"): words no other tool prints, so they start a
+// settings block even without the "/dev/X:" header a pasted excerpt may drop.
+crate::rx!(
+    HDPARM_D,
+    r"^\s*(setting using_dma to [01] \((?:on|off)\)|using_dma\s*=\s*[01] \((?:on|off)\))\s*$"
+);
 crate::rx!(
     HDPARM_T,
     r"^\s*Timing (buffered disk reads|cached reads|buffer-cache reads|O_DIRECT disk reads|O_DIRECT cached reads):\s+[\d.]+ MB in\s+[\d.]+ seconds\s*=\s*[\d.]+ [kMG]B/sec"
@@ -639,6 +646,7 @@ fn start_line(lines: &[&str]) -> spec::Start {
     spec::Start::from(
         t.starts_with("ATA device, with")
             || HDPARM_W.is_match(t)
+            || HDPARM_D.is_match(t)
             || HDPARM_T.is_match(t)
             || HDPARM_LOWER_I_START.is_match(t),
     )
@@ -882,6 +890,15 @@ mod tests {
         // hdparm before 6.x's "I/O support" wording is an hdparm line of the block.
         assert!(HDPARM_OTHER.is_match(" I/O support  =  0 (default 16-bit)"));
         assert!(!HDPARM_OTHER.is_match(" I/O scheduler = mq-deadline"));
+    }
+
+    #[test]
+    fn dma_lines_start_a_block_without_their_header() {
+        for l in ["setting using_dma to 0 (off)", " using_dma    =  1 (on)"] {
+            assert_eq!(start_line(&[l]), spec::Start::Yes, "{l}");
+        }
+        // Prose about the setting is not hdparm's output.
+        assert_eq!(start_line(&["using_dma = 0 makes it slow"]), spec::Start::No);
     }
 
     #[test]

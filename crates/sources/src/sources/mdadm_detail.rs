@@ -91,10 +91,25 @@ impl MdDetail {
             .map(|w| w.to_string())
     }
 
+    /// The State line's ", Not Started": Detail.c prints it when the array has no size
+    /// (`larray_size == 0`), i.e. md assembled it but never ran it (inactive: too few of its
+    /// members were present at assembly, as when it is assembled before the disks appear).
+    pub(crate) fn not_started(&self) -> bool {
+        self.state
+            .windows(2)
+            .any(|w| w[0].eq_ignore_ascii_case("not") && w[1].eq_ignore_ascii_case("started"))
+    }
+
     /// Members missing or failed: the State line says degraded or FAILED, a member is
     /// faulty or its slot removed, the kernel counts failed devices, or fewer devices are
-    /// active than the array has slots (Detail.c: active_disks < raid_disks).
+    /// active than the array has slots (Detail.c: active_disks < raid_disks). An array
+    /// that was never started is not degraded: it serves no I/O and rebuilds nothing, and
+    /// its "FAILED" and "removed" slots count the members missing at assembly, which says
+    /// nothing of their health ([`Self::not_started`]).
     pub fn degraded(&self) -> bool {
+        if self.not_started() {
+            return false;
+        }
         let short = matches!(
             (self.active_devices, self.raid_devices),
             (Some(a), Some(r)) if a < r

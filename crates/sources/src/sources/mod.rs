@@ -70,6 +70,9 @@ pub mod gstat;
 pub(crate) mod hd_idle;
 pub(crate) mod hddtemp;
 pub mod hdparm;
+pub mod omsa_alert_log;
+pub mod bonnie;
+pub mod esos_health_chk;
 pub(crate) mod hdparm_grep;
 pub(crate) mod hwinfo;
 pub mod inxi;
@@ -289,6 +292,9 @@ pub static SPECS: &[&SourceSpec] = &[
     &check_raid::SPEC,
     &storcli::SPEC,
     &omreport::SPEC,
+    &omsa_alert_log::SPEC,
+    &esos_health_chk::SPEC,
+    &bonnie::SPEC,
     // Drive settings and logs of the vendors' and mode-page tools.
     &nvme_error_log::SPEC,
     &sdparm::SPEC,

@@ -274,3 +274,18 @@ fn mmc_host_timeouts_and_card_reinits_are_the_card_bus() {
             .all(|f| f.verdict != Verdict::Problem)
     );
 }
+
+/// btrfs saw reads and writes (or flushes) fail on one member: the path failed requests of
+/// every kind, a link error; reads alone, or a clean member, are no link error.
+#[test]
+fn btrfs_reads_and_writes_failing_together_are_the_path() {
+    let mut d = sata_hdd_ahci();
+    d.vdev_errors.push(btrfs_counters("/dev/sdd2", 4_120, 88));
+    let f = run(&linux(d.clone()));
+    assert_eq!(f.verdict, Verdict::Problem, "{f:?}");
+    assert!(f.explanation.contains("4120 failed read(s)"), "{}", f.explanation);
+    d.vdev_errors = vec![btrfs_counters("/dev/sdd2", 4_120, 0)];
+    assert_ne!(run(&linux(d.clone())).verdict, Verdict::Problem);
+    d.vdev_errors = vec![btrfs_counters("/dev/sdd2", 0, 0)];
+    assert_ne!(run(&linux(d)).verdict, Verdict::Problem);
+}

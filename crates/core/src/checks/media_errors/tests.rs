@@ -377,18 +377,25 @@ fn virtual_without_smart_not_applicable() {
 }
 
 /// `btrfs device stats` counters (facts::pasted::drive_tools): failed reads and writes of a
-/// member device are its failed I/O, said as btrfs's; a device with none is left.
+/// member device are failed I/O, no sector named: read-errors and link-errors report them,
+/// media-errors does not apply. With corrupted blocks beside them, the data came back wrong
+/// and media-errors says so, as btrfs's.
 #[test]
 fn btrfs_device_stats_failed_io() {
     let mut d = sata_hdd_ahci();
-    let mut v = vdev(3_751_023, 93);
+    d.smart = Fact::unknown("not pasted");
+    let mut v = vdev(3_751_023, 0);
     v.pool = String::new();
     v.vdev = "/dev/sdb1".into();
     v.state = None;
     v.write_errors = Some(7_490_016);
     v.from = "pasted:btrfs-device-stats lines 2-11".into();
     assert!(v.is_btrfs());
-    d.vdev_errors.push(v.clone());
+    let mut io_only = d.clone();
+    io_only.vdev_errors.push(v.clone());
+    assert_eq!(run(&linux(io_only)).verdict, Verdict::NotApplicable);
+    v.checksum_errors = Some(12);
+    d.vdev_errors.push(v);
     let f = run(&linux(d));
     assert_vs(&f, Verdict::Problem, Severity::Warning);
     assert!(

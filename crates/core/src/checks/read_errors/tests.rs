@@ -256,3 +256,22 @@ fn filesystem_io_error_lines_alone_are_read_errors() {
     ));
     assert!(ReadErrors.run(&linux(real)).is_empty());
 }
+
+/// btrfs's failed-I/O counters of a member are read errors of that disk; zeros are silent.
+#[test]
+fn btrfs_failed_io_counters_are_read_errors() {
+    let mut d = crate::checks::testutil::sata_hdd_ahci();
+    d.vdev_errors.push(crate::checks::testutil::btrfs_counters("/dev/sdc1", 0, 17));
+    let s = crate::checks::testutil::linux(d.clone());
+    let f: Vec<Finding> = ReadErrors
+        .run(&s)
+        .into_iter()
+        .filter(|f| f.is_problem())
+        .collect();
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(f[0].severity, Severity::Warning);
+    assert!(f[0].title.contains("17 failed write(s)"), "{}", f[0].title);
+    d.vdev_errors = vec![crate::checks::testutil::btrfs_counters("/dev/sdc1", 0, 0)];
+    let s = crate::checks::testutil::linux(d);
+    assert!(!ReadErrors.run(&s).iter().any(Finding::is_problem));
+}

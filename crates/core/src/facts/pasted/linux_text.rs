@@ -250,14 +250,14 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                 // The settings block of plain `hdparm` / `hdparm -d` is classified with -W's
                 // (it carries no other kind's marks): its using_dma read-back is the IDE
                 // driver's DMA state.
-                apply_ide_dma(sys, &b.text, b.device.as_deref(), &key);
+                apply_ide_dma(sys, p, &b.text, b.device.as_deref(), &key);
             }
             // `hdparm -d0 -tT` (or `-d1 -t`) prints the using_dma read-back and the timings
             // under one "/dev/X:" header (hdparm.c handles the set flags, then the timings),
             // so the block is classified as a timing run; the read-back is still the state
             // the timings were measured in.
             t if t.is(&sources::hdparm::TIMING_SPEC) => {
-                apply_ide_dma(sys, &b.text, b.device.as_deref(), &key)
+                apply_ide_dma(sys, p, &b.text, b.device.as_deref(), &key)
             }
             t if t.is_any(&[&sources::lsblk::SPEC, &sources::lsblk::JSON_SPEC]) => {
                 let devs = t::lsblk::parse(&b.text);
@@ -1215,14 +1215,57 @@ fn apply_bridge(
 }
 
 /// The IDE driver's DMA state from every `using_dma` read-back of an hdparm block
-/// (sources::hdparm::parse_dma); the block pasted last is the state now. A read-back above
-/// the first "/dev/X:" header belongs to the block's device (its command line's), if any.
-fn apply_ide_dma(sys: &mut SystemFacts, text: &str, block_dev: Option<&str>, key: &str) {
+/// (sources::hdparm::parse_dma). A read-back above the first "/dev/X:" header belongs to
+/// the block's device (its command line's), else to the one device the paste's hdparm
+/// outputs name, if they name only one. A read-back of 0 (off) is kept over a later "on":
+/// the disk ran in PIO for whatever was measured while it was off (hdparm -d0 then -tT),
+/// and a driver that leaves DMA off by default is the setup to fix, even once `hdparm -d1`
+/// switched it on by hand (controller-legacy-mode names that fix).
+fn apply_ide_dma(
+    sys: &mut SystemFacts,
+    p: &Pasted,
+    text: &str,
+    block_dev: Option<&str>,
+    key: &str,
+) {
+    let sole = sole_hdparm_device(p);
     for (dev, dma) in t::hdparm::parse_dma(text) {
-        let Some(d) = dev.as_deref().or(block_dev).and_then(|n| disk_mut(sys, n)) else {
+        let Some(d) = dev
+            .as_deref()
+            .or(block_dev)
+            .or(sole.as_deref())
+            .and_then(|n| disk_mut(sys, n))
+        else {
             continue;
         };
+        if dma.on && d.ide_dma.value().is_some_and(|x| !x.on) {
+            continue;
+        }
         d.ide_dma = Fact::known(dma, key.to_string());
+    }
+}
+
+/// The one device the paste's hdparm blocks name (their "/dev/X:" headers or the device
+/// of their command lines); None when they name none or several.
+fn sole_hdparm_device(p: &Pasted) -> Option<String> {
+    let mut devs: Vec<&str> = p
+        .blocks
+        .iter()
+        .filter(|b| b.tool.spec().id.starts_with("hdparm"))
+        .filter_map(|b| {
+            b.device.as_deref().or_else(|| {
+                b.command
+                    .as_deref()?
+                    .split_whitespace()
+                    .find_map(|w| w.strip_prefix("/dev/"))
+            })
+        })
+        .collect();
+    devs.sort_unstable();
+    devs.dedup();
+    match devs.as_slice() {
+        [one] => Some(one.to_string()),
+        _ => None,
     }
 }
 

@@ -32,6 +32,10 @@ fn report(b: &Block) -> Option<ControllerReport> {
         sources::storcli::parse(&b.text).report
     } else if t.is(&sources::omreport::SPEC) {
         sources::omreport::parse(&b.text).report
+    } else if t.is(&sources::omsa_alert_log::SPEC) {
+        sources::omsa_alert_log::parse(&b.text)
+    } else if t.is(&sources::esos_health_chk::SPEC) {
+        sources::esos_health_chk::parse(&b.text)
     } else if t.is(&sources::geom_status::SPEC) {
         sources::geom_status::parse(&b.text)
     } else if t.is(&sources::mdadm_assemble::SPEC) {

@@ -112,3 +112,19 @@ fn header_and_table_with_the_keys_cut() {
         spec::Start::No
     );
 }
+
+/// Detail.c's ", Not Started" (an array assembled but not run: its size is 0): members
+/// missing at assembly show as "removed" and the State says FAILED, yet nothing rebuilds and
+/// no disk is known bad. A running array with the same slots removed stays degraded.
+#[test]
+fn not_started_array_is_not_degraded() {
+    let t = "/dev/md127:\n           Version : 1.2\n        Raid Level : raid6\n      Raid Devices : 4\n     Total Devices : 2\n             State : active, FAILED, Not Started \n    Active Devices : 2\n   Working Devices : 2\n    Failed Devices : 0\n     Spare Devices : 0\n\n    Number   Major   Minor   RaidDevice State\n       -       0        0        0      removed\n       -       0        0        1      removed\n       -       8       16        -        spare   /dev/sdb\n";
+    let a = &parse(t)[0];
+    assert!(a.not_started());
+    assert!(!a.degraded());
+    assert_eq!(a.action(), None);
+    let running = t.replace(", Not Started", "");
+    let a = &parse(&running)[0];
+    assert!(!a.not_started());
+    assert!(a.degraded());
+}
