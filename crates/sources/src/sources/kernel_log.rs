@@ -890,9 +890,9 @@ fn device_error_on_io(body: &str, opcode: Option<u8>) -> Option<KernelEventKind>
     if !(body.contains("(device error)") && IO.contains(&op)) {
         return None;
     }
-    // The error register names what the drive failed on; without a media bit the request
-    // failed for a reason the drive does not say (a refused command, a virtual disk's
-    // emulated abort): an I/O error, not a medium ([`is_unnamed_ata_device_error`]).
+    // The error register names what the drive failed on; without a bit the command defines
+    // the request failed for a reason the drive does not say (a virtual disk's emulated
+    // error): an I/O error, not a medium ([`is_unnamed_ata_device_error`]).
     if is_unnamed_ata_device_error(body) {
         return Some(KernelEventKind::IoError);
     }
@@ -913,13 +913,16 @@ fn res_registers(body: &str) -> Option<(u8, u8)> {
 }
 
 /// A libata "res 41/02:00:... Emask 0x401 (device error)" whose status has ERR (bit 0) and
-/// whose error register has no bit naming the medium or the interface (ATA8-ACS 6.3, Error
-/// field: 40h UNC uncorrectable data, 10h IDNF address not found, 80h ICRC or the older BBK
-/// bad block, 01h the older AMNF address mark not found): ABRT (04h) alone or an obsolete
-/// bit (02h) is a command the drive failed without saying why, which names no bad sector.
+/// whose error register holds none of the bits a read or write defines (ATA8-ACS 6.3, Error
+/// field, and the READ/WRITE FPDMA QUEUED and DMA EXT descriptions: 40h UNC uncorrectable
+/// data, 10h IDNF address not found, 80h ICRC or the older BBK bad block, 04h ABRT the
+/// device aborted the command, 01h the older AMNF address mark not found): only an obsolete
+/// or reserved bit (02h) or none. The drive (often an emulated one) failed the request
+/// without a cause the standard gives: no bad sector and no refusal of its own. ABRT on a
+/// read or write stays the drive's device error: it aborted I/O it should have done.
 pub fn is_unnamed_ata_device_error(body: &str) -> bool {
     body.contains("(device error)")
-        && res_registers(body).is_some_and(|(stat, err)| stat & 0x01 != 0 && err & 0xd1 == 0)
+        && res_registers(body).is_some_and(|(stat, err)| stat & 0x01 != 0 && err & 0xd5 == 0)
 }
 
 /// Whether `body` is a line of channel `chan`: its own ("ahcich0: Timeout on slot 4") or,
