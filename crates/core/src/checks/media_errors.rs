@@ -203,7 +203,15 @@ pub(crate) fn link_explains_io_errors(d: &DiskFacts) -> bool {
                 | KernelEventKind::TransportError
         )
     });
-    !medium && !bad_sectors && link_failing
+    // A disk that did not answer its probe (READ CAPACITY failed, spin-up not responding:
+    // sources::kernel_log::is_unanswered_disk_probe) failed before any I/O of its own ran:
+    // a USB disconnect or a reset beside it does not make it the link's, and the failed
+    // probe stays read-errors' (the cause is not shown).
+    let unanswered = d.kernel_events.iter().any(|e| {
+        e.kind == KernelEventKind::IoError
+            && crate::sources::kernel_log::is_unanswered_disk_probe(&e.line.to_ascii_lowercase())
+    });
+    !medium && !bad_sectors && link_failing && !unanswered
 }
 
 /// Whether the disk's plain I/O errors are better explained by its NVMe controller being
@@ -385,12 +393,17 @@ fn failed_runs<'a>(
 /// way and are not read here. Also generic: the NVMe statuses sources::kernel_log reads as
 /// plain I/O errors ("(sct 0x2 / sc 0x86)"), and the block line of an NVMe disk whose
 /// status line decides ("critical medium error, dev nvme0n1" beside it).
+/// Also libata's "(device error)" whose error register names no medium
+/// (sources::kernel_log::is_unnamed_ata_device_error), and sd's probe of a disk that did
+/// not answer (sources::kernel_log::is_unanswered_disk_probe).
 fn states_generic_status(line: &str) -> bool {
     let low = line.to_ascii_lowercase();
     low.contains("print_req_error: i/o error")
         || (low.contains("i/o error, dev ") && low.contains(" op 0x"))
         || low.contains("(sct 0x")
         || low.contains("critical medium error, dev nvme")
+        || crate::sources::kernel_log::is_unnamed_ata_device_error(line)
+        || crate::sources::kernel_log::is_unanswered_disk_probe(&low)
 }
 
 /// The buffer cache's line for a block whose request failed (fs/buffer.c: "Buffer I/O

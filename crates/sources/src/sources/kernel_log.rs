@@ -887,7 +887,42 @@ fn device_error_on_io(body: &str, opcode: Option<u8>) -> Option<KernelEventKind>
         0x30, 0x34, 0x35, 0x39, 0xc5, 0xca, 0x61, 0x3d, 0xce, // writes
     ];
     let op = cmd_opcode(body).or(opcode)?;
-    (body.contains("(device error)") && IO.contains(&op)).then_some(KernelEventKind::DeviceError)
+    if !(body.contains("(device error)") && IO.contains(&op)) {
+        return None;
+    }
+    // The error register names what the drive failed on; without a bit the command defines
+    // the request failed for a reason the drive does not say (a virtual disk's emulated
+    // error): an I/O error, not a medium ([`is_unnamed_ata_device_error`]).
+    if is_unnamed_ata_device_error(body) {
+        return Some(KernelEventKind::IoError);
+    }
+    Some(KernelEventKind::DeviceError)
+}
+
+/// The status and error registers of libata's "res SS/EE:..." taskfile (ata_eh_link_report
+/// prints the result taskfile's status byte, then its error byte, each "%02x").
+fn res_registers(body: &str) -> Option<(u8, u8)> {
+    let i = body.find("res ")?;
+    let t = body.get(i + 4..i + 10)?;
+    if t.as_bytes().get(2) != Some(&b'/') || t.as_bytes().get(5) != Some(&b':') {
+        return None;
+    }
+    let stat = u8::from_str_radix(t.get(..2)?, 16).ok()?;
+    let err = u8::from_str_radix(t.get(3..5)?, 16).ok()?;
+    Some((stat, err))
+}
+
+/// A libata "res 41/02:00:... Emask 0x401 (device error)" whose status has ERR (bit 0) and
+/// whose error register holds none of the bits a read or write defines (ATA8-ACS 6.3, Error
+/// field, and the READ/WRITE FPDMA QUEUED and DMA EXT descriptions: 40h UNC uncorrectable
+/// data, 10h IDNF address not found, 80h ICRC or the older BBK bad block, 04h ABRT the
+/// device aborted the command, 01h the older AMNF address mark not found): only an obsolete
+/// or reserved bit (02h) or none. The drive (often an emulated one) failed the request
+/// without a cause the standard gives: no bad sector and no refusal of its own. ABRT on a
+/// read or write stays the drive's device error: it aborted I/O it should have done.
+pub fn is_unnamed_ata_device_error(body: &str) -> bool {
+    body.contains("(device error)")
+        && res_registers(body).is_some_and(|(stat, err)| stat & 0x01 != 0 && err & 0xd5 == 0)
 }
 
 /// Whether `body` is a line of channel `chan`: its own ("ahcich0: Timeout on slot 4") or,
@@ -1141,6 +1176,15 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     if let Some(kind) = host_side_emask(&low) {
         return Some(kind);
     }
+    // "res c0/00:00:... Emask 0x3 (HSM violation)": ata_err_string names AC_ERR_HSM (02h,
+    // include/linux/libata.h) when the device or the controller broke the ATA host state
+    // machine protocol (libata-sff.c ata_sff_hsm_move, libata-eh.c ata_eh_analyze_tf: a
+    // status with BSY set when the command completed, "status: { Busy }"). The command never
+    // reached a medium result: the controller, the bridge or the link lost the protocol, as
+    // on an AHCI port as under libsas (sas_ata.c reports through the same error handler).
+    if is_res_line(&low) && low.contains("(hsm violation)") {
+        return Some(KernelEventKind::TransportError);
+    }
     // "exception Emask 0x0 SAct 0x3ffffff8 SErr 0x50000 action 0x6 frozen": SErr bit 16 is
     // PHYRdyChg (SERR_PHYRDY_CHG, include/linux/libata.h), the PHY dropping out of the ready
     // state. With queued commands outstanding (SAct non-zero) the link fell away under I/O,
@@ -1301,10 +1345,26 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
         || low.contains("cam status: ata status error")
         || low.contains("cam status: scsi status error")
         || low.contains("retries exhausted")
+        || is_unanswered_disk_probe(&low)
     {
         return Some(KernelEventKind::IoError);
     }
     None
+}
+
+/// sd's probe of a disk that did not answer (drivers/scsi/sd.c): read_capacity_error's
+/// "READ CAPACITY failed" / "READ CAPACITY(16) failed" (after READ CAPACITY returned an
+/// error other than "medium not present", which sd_read_capacity takes as an empty drive
+/// and does not print), and sd_spinup_disk's "Spinning up disk..." row of dots ending "not
+/// responding..." instead of "ready". The disk is attached but does not do what every disk
+/// must: an I/O failure whose cause the log does not name. From the lower-cased line.
+pub fn is_unanswered_disk_probe(low: &str) -> bool {
+    low.contains("read capacity failed")
+        || low.contains("read capacity(10) failed")
+        || low.contains("read capacity(16) failed")
+        || low
+            .split_once("spinning up disk...")
+            .is_some_and(|(_, after)| after.trim_start_matches(['.', ' ']).starts_with("not responding"))
 }
 
 /// The status code of an NVMe status of type 2h (Media and Data Integrity Errors) as
@@ -1998,13 +2058,18 @@ fn identify_failure(mask: u64) -> Option<KernelEventKind> {
 /// controller, its DMA mapping (IOMMU) or the bus to it, the same host side that
 /// [`identify_failure`] names. From the lower-cased line.
 fn host_side_emask(low: &str) -> Option<KernelEventKind> {
-    if !low.trim_start().starts_with("res ") && !low.contains(": res ") && !low.contains(" res ") {
+    if !is_res_line(low) {
         return None;
     }
     let mask = hex_field(low, "emask ")?;
     let host = mask & (0x20 | 0x40) != 0;
     let drive_or_other = mask & (0x01 | 0x02 | 0x04 | 0x08 | 0x10) != 0;
     (host && !drive_or_other).then_some(KernelEventKind::TransportError)
+}
+
+/// Whether a lower-cased line holds libata's "res ..." half of a failed command report.
+fn is_res_line(low: &str) -> bool {
+    low.trim_start().starts_with("res ") || low.contains(": res ") || low.contains(" res ")
 }
 
 /// The hex number after `key` ("sact " -> 0x3ffffff8) in a lower-cased libata line.
@@ -4277,6 +4342,7 @@ fn start_bare(lines: &[&str]) -> spec::Start {
     }
     spec::Start::from(lines.first().is_some_and(|t| {
         LINUX_DMESG_BARE.is_match(t.trim_start().trim_start_matches('`'))
+            || LINUX_DMESG_BARE.is_match(elided_prefix(t))
             || LINUX_SLEEP.is_match(t.trim_start())
             || LIBATA_EH_UNPREFIXED_START.is_match(t.trim())
             || AER_REPORT.is_match(t.trim_start())
@@ -4284,6 +4350,27 @@ fn start_bare(lines: &[&str]) -> spec::Start {
             || mmc::LINUX_MMC.is_match(t.trim_start())
             || inline_line(t).is_some()
     }))
+}
+
+/// A kernel line whose stamp and header the poster replaced by an ellipsis ("... sd
+/// 6:0:0:0: [sdb] Attached SCSI removable disk", "\u{2026} usb 1-1: ..."): the text after it,
+/// which the bare patterns then read. The ellipsis must stand apart from the text, so a
+/// progress row of dots ("......ready") is not taken for one.
+fn elided_prefix(t: &str) -> &str {
+    let lt = t.trim_start();
+    let dots = lt.len().saturating_sub(lt.trim_start_matches('.').len());
+    let rest = if dots >= 3 {
+        lt.trim_start_matches('.')
+    } else if let Some(r) = lt.strip_prefix('\u{2026}') {
+        r
+    } else {
+        return t;
+    };
+    if rest.starts_with([' ', '\t']) {
+        rest.trim_start()
+    } else {
+        t
+    }
 }
 
 // Synology's DSM kernels print libata's port and device prefix with a space before the colon
@@ -4340,6 +4427,7 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
         spec::Member::from(
             LINUX_PREFIX.is_match(lt)
                 || LINUX_DMESG_BARE.is_match(lt)
+                || LINUX_DMESG_BARE.is_match(elided_prefix(t))
                 || LIBATA_PORT.is_match(lt)
                 || LIBATA_EH_UNPREFIXED.is_match(lt.trim_end())
                 || mmc::LINUX_MMC.is_match(lt)
@@ -4409,12 +4497,17 @@ pub const LINUX_SPEC: spec::SourceSpec = spec::SourceSpec {
 /// without stamps, at a libata port prefix ("ata1: ", "ata1.00: ", libata's ata_port_printk
 /// and ata_dev_printk) that no stamp stands before. Cut only when the line holds a libata
 /// device line ("ataN.DD: ", which FreeBSD never prints) or a stamped Linux disk message.
+/// Without stamps the SCSI midlayer's and USB core's device prefixes start lines too
+/// (sdev_printk "sd 6:0:0:0: ", "scsi 6:0:0:0: ", dev_printk "usb 4-1: "): a syslog copied
+/// from a web page without its newlines and stamps is a run of those.
 const FLAT: spec::Flat = spec::Flat {
     starts: &[
         r"(\[\s*\d{1,9}\.\d{1,9}\]\s)",
         r"(?:^|[^\]\s])\s+(ata\d+(?:\.\d\d)?: )",
+        r"(?:^|[^\]\s:])\s+((?:sd|scsi) \d+:\d+:\d+:\d+: )",
+        r"(?:^|[^\]\s:])\s+(usb \d+-[\d.]+: )",
     ],
-    need: r"ata\d+\.\d\d: |\[\s*\d{1,9}\.\d{1,9}\]\s+(?:ata\d+[.:]|sd \d+:|scsi \d+:|blk_update_request|end_request|Buffer I/O error|print_req_error|I/O error, dev|nvme nvme\d)",
+    need: r"ata\d+\.\d\d: |\[\s*\d{1,9}\.\d{1,9}\]\s+(?:ata\d+[.:]|sd \d+:|scsi \d+:|blk_update_request|end_request|Buffer I/O error|print_req_error|I/O error, dev|nvme nvme\d)|[^\]\s:]\s+sd \d+:\d+:\d+:\d+: \[sd[a-z]{1,3}\] ",
     min: 3,
 };
 

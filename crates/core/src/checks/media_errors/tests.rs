@@ -615,6 +615,54 @@ fn requests_to_a_gone_target_are_no_media_evidence() {
     assert!(generic_io_errors_only(&sys, &sys.disks[0]).is_empty());
 }
 
+/// A disk that did not answer its probe (READ CAPACITY failed) is read-errors', even with a
+/// USB disconnect beside it; a plain failed request beside the same disconnect stays the
+/// link's.
+#[test]
+fn an_unanswered_probe_is_no_link_error() {
+    let mut d = DiskFacts::new("sdd", "/dev/sdd");
+    d.kernel_events = vec![
+        ev(
+            KernelEventKind::TransportError,
+            "usb 3-2: USB disconnect, device number 4",
+        ),
+        ev(
+            KernelEventKind::IoError,
+            "sd 9:0:0:0: [sdd] READ CAPACITY(16) failed",
+        ),
+    ];
+    let sys = linux(d.clone());
+    assert_eq!(generic_io_errors_only(&sys, &sys.disks[0]).len(), 1);
+    let mut plain = d.clone();
+    plain.kernel_events[1].line =
+        "blk_update_request: I/O error, dev sdd, sector 0 op 0x0:(READ) flags 0x0".into();
+    let sys = linux(plain);
+    assert!(generic_io_errors_only(&sys, &sys.disks[0]).is_empty());
+}
+
+/// libata's device error whose error register has no bit a read or write defines is a
+/// generic status; the
+/// same report with UNC is the medium's.
+#[test]
+fn an_ata_device_error_without_a_media_bit_is_no_media_evidence() {
+    let mut d = DiskFacts::new("ata3", "ata3");
+    d.kernel_events = vec![ev(
+        KernelEventKind::IoError,
+        "res 41/02:00:00:08:00/00:00:00:00:00/40 Emask 0x401 (device error) <F>",
+    )];
+    let sys = linux(d.clone());
+    assert_eq!(generic_io_errors_only(&sys, &sys.disks[0]).len(), 1);
+    assert_eq!(run(&sys).verdict, Verdict::NotApplicable);
+    let mut unc = d.clone();
+    unc.kernel_events = vec![ev(
+        KernelEventKind::DeviceError,
+        "res 51/40:00:00:08:00/00:00:00:00:00/40 Emask 0x409 (device error) <F>",
+    )];
+    let sys = linux(unc);
+    assert!(generic_io_errors_only(&sys, &sys.disks[0]).is_empty());
+    assert_eq!(run(&sys).verdict, Verdict::Problem);
+}
+
 /// A dmesg event of `kind` for `line`.
 fn ev(kind: KernelEventKind, line: &str) -> KernelEvent {
     KernelEvent {

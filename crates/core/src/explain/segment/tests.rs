@@ -600,3 +600,24 @@ fn a_journal_stamp_in_another_locale_is_a_log_header() {
     let prose = "Luca 21 10:02:11 nas smartd[812]: Device: /dev/sdb, opened";
     assert_eq!(strip_log_header(prose), prose);
 }
+
+/// A syslog copied without newlines or stamps: each SCSI midlayer or USB core line starts at
+/// its device prefix ("sd H:C:T:L: ", "scsi H:C:T:L: ", "usb B-P: "); one such line alone,
+/// or a prefix after a syslog tag, is not cut.
+#[test]
+fn unstamped_scsi_and_usb_lines_run_together_are_cut() {
+    let flat = "scsi 7:0:0:0: Direct-Access WD Elements 25A2 1021 PQ: 0 ANSI: 6 sd 7:0:0:0: \
+                Attached scsi generic sg3 type 0 sd 7:0:0:0: [sdc] Spinning up disk... \
+                usb 2-3: USB disconnect, device number 5 sd 7:0:0:0: [sdc] READ CAPACITY(16) failed";
+    let parts = unflatten(flat);
+    assert!(
+        parts.iter().any(|p| p == "sd 7:0:0:0: [sdc] READ CAPACITY(16) failed"),
+        "{parts:?}"
+    );
+    assert!(
+        parts.iter().any(|p| p == "usb 2-3: USB disconnect, device number 5"),
+        "{parts:?}"
+    );
+    let one = "Mar  3 10:00:00 host kernel: sd 7:0:0:0: [sdc] 1953525168 512-byte logical blocks: (1.00 TB/932 GiB)";
+    assert_eq!(unflatten(one), vec![one.to_string()]);
+}

@@ -2774,3 +2774,89 @@ fn bsd_disk_error_report_wrapped_by_mail() {
         .is_empty()
     );
 }
+
+/// A device error whose error register holds no bit a read or write defines (ATA8-ACS 6.3: no
+/// UNC, IDNF, ICRC/BBK, ABRT or AMNF) is a request the drive failed without saying why: a
+/// plain I/O error, which media_errors reads as a generic status.
+#[test]
+fn a_device_error_without_a_defined_bit_is_a_plain_io_error() {
+    let log = "[  312.004211] ata6.00: exception Emask 0x0 SAct 0x300 SErr 0x0 action 0x0\n\
+               [  312.004375] ata6.00: failed command: READ FPDMA QUEUED\n\
+               [  312.004482] ata6.00: cmd 60/80:40:00:1c:2a/00:00:03:00:00/40 tag 8 ncq dma 65536 in\n\
+               \x20                       res 41/02:80:00:1c:2a/00:00:03:00:00/40 Emask 0x401 (device error) <F>\n\
+               [  312.004690] ata6.00: status: { DRDY ERR }\n";
+    let kinds: Vec<KernelEventKind> = events_for_port(6, log, "k").iter().map(|e| e.kind).collect();
+    assert_eq!(kinds, vec![KernelEventKind::IoError]);
+    assert!(is_unnamed_ata_device_error(
+        "res 41/00:00:00:00:00/00:00:00:00:00/00 Emask 0x401 (device error) <F>"
+    ));
+    // Near misses: UNC, IDNF, BBK and AMNF name the medium, ABRT the drive's refusal of its
+    // I/O; no ERR in the status (41h has it, 40h not) leaves the register unread; another
+    // error class is not a device error.
+    for res in [
+        "res 41/04:80:00:1c:2a/00:00:03:00:00/40 Emask 0x401 (device error)",
+        "res 51/40:00:10:20:30/00:00:00:00:00/e0 Emask 0x9 (device error)",
+        "res 51/10:00:10:20:30/00:00:00:00:00/e0 Emask 0x1 (device error)",
+        "res 51/80:00:10:20:30/00:00:00:00:00/e0 Emask 0x1 (device error)",
+        "res 51/01:00:10:20:30/00:00:00:00:00/e0 Emask 0x1 (device error)",
+        "res 40/04:00:10:20:30/00:00:00:00:00/e0 Emask 0x1 (device error)",
+        "res 41/04:00:10:20:30/00:00:00:00:00/e0 Emask 0x4 (timeout)",
+    ] {
+        assert!(!is_unnamed_ata_device_error(res), "{res}");
+    }
+}
+
+/// libata's AC_ERR_HSM ("HSM violation", a BSY status when the command completed) is the
+/// controller's or the link's, on AHCI as under libsas; a timeout or device error is not.
+#[test]
+fn an_hsm_violation_is_the_controller_s() {
+    let log = "Jun  2 11:40:02 n7 kernel: ata5.00: exception Emask 0x2 SAct 0x40 SErr 0x0 action 0x6 frozen\n\
+               Jun  2 11:40:02 n7 kernel: ata5.00: failed command: READ FPDMA QUEUED\n\
+               Jun  2 11:40:02 n7 kernel: ata5.00: cmd 60/20:30:00:10:00/00:00:00:00:00/40 tag 6 ncq dma 16384 in\n\
+               \x20                                   res d0/00:00:00:10:00/00:00:00:00:00/40 Emask 0x2 (HSM violation)\n\
+               Jun  2 11:40:02 n7 kernel: ata5.00: status: { Busy }\n";
+    let kinds: Vec<KernelEventKind> = events_for_port(5, log, "k").iter().map(|e| e.kind).collect();
+    assert!(kinds.contains(&KernelEventKind::TransportError), "{kinds:?}");
+    assert_eq!(
+        classify("ata5.00: res c0/00:00:00:10:00/00:00:00:00:00/40 Emask 0x3 (HSM violation)"),
+        Some(KernelEventKind::TransportError)
+    );
+    // The words alone, off a res line, say nothing.
+    assert_eq!(classify("libata: HSM violation handling"), None);
+    assert_ne!(
+        classify("ata5.00: res 40/00:00:00:10:00/00:00:00:00:00/40 Emask 0x4 (timeout)"),
+        Some(KernelEventKind::TransportError)
+    );
+}
+
+/// sd's probe of a disk that does not answer: READ CAPACITY failed, or the spin-up ending
+/// "not responding..." (drivers/scsi/sd.c); a disk that came ready stays silent.
+#[test]
+fn an_unanswered_disk_probe_is_an_io_error() {
+    for l in [
+        "sd 3:0:0:0: [sdc] READ CAPACITY(16) failed",
+        "sd 8:0:0:1: [sdf] READ CAPACITY failed",
+        "sd 3:0:0:0: [sdc] Spinning up disk.........not responding...",
+    ] {
+        assert_eq!(classify(l), Some(KernelEventKind::IoError), "{l}");
+    }
+    for l in [
+        "sd 3:0:0:0: [sdc] Spinning up disk.....ready",
+        "sd 3:0:0:0: [sdc] 1953525168 512-byte logical blocks: (1.00 TB/932 GiB)",
+        "sd 3:0:0:0: [sdc] Very big device. Trying to use READ CAPACITY(16).",
+    ] {
+        assert_eq!(classify(l), None, "{l}");
+    }
+}
+
+/// A log whose stamps and headers the poster replaced by "..." is still a kernel log; a row
+/// of progress dots is no such prefix.
+#[test]
+fn an_ellipsis_for_the_elided_prefix_is_a_kernel_line() {
+    let l = "... usb-storage 2-1:1.0: USB Mass Storage device detected";
+    assert_eq!(elided_prefix(l), "usb-storage 2-1:1.0: USB Mass Storage device detected");
+    assert!(start_bare(&[l]) == spec::Start::Yes);
+    assert!(start_bare(&["\u{2026} sd 4:0:0:0: [sdd] Attached SCSI removable disk"]) == spec::Start::Yes);
+    assert_eq!(elided_prefix("......ready"), "......ready");
+    assert!(start_bare(&["... and then it hung"]) == spec::Start::No);
+}
