@@ -72,6 +72,10 @@ const CASES: &[(&str, &[&str])] = &[
         "linux/btrfs-scrub/linuxbtrfs2020may-scrub-status-d-two-devices-running-resumed-time-left-overflow-no-errors.txt",
         &["array-rebuilding"],
     ),
+    (
+        "linux/mc-top-disk/minio17007-2023apr-mc-support-top-disk-12-drives-util-100pct-1-2MiBps-writes-await-73-567ms.txt",
+        &["disk-busy"],
+    ),
 ];
 
 fn read(rel: &str) -> String {
@@ -469,6 +473,21 @@ fn a_btrfs_scrub_is_read_by_its_counts_in_either_format() {
     let ex = run(&clean);
     assert!(
         ex.recognised.iter().any(|r| r.tool == "btrfs-scrub"),
+        "{:?}",
+        ex.recognised
+    );
+}
+
+#[test]
+fn quiet_minio_drives_are_read_and_not_busy() {
+    // mc support top disk's layout (NOT A CAPTURE): drives under a tenth busy.
+    let t = "      DISK             USED     TPS        READ           WRITE          DISCARD         AWAIT           UTIL\n \
+             /mnt/drive1          52%     41      3.10 MiB/s      0.40 MiB/s      0.00 MiB/s      2.1 ms          8.5%\n \
+             /mnt/drive2          52%     38      2.95 MiB/s      0.38 MiB/s      0.00 MiB/s      1.9 ms          7.9%\n";
+    let ex = run(t);
+    assert!(problem_ids(&ex).is_empty(), "{:?}", problem_ids(&ex));
+    assert!(
+        ex.recognised.iter().any(|r| r.tool == "mc-top-disk"),
         "{:?}",
         ex.recognised
     );

@@ -95,6 +95,7 @@ pub mod lsscsi;
 pub mod lsusb;
 pub mod luks_dump;
 pub mod markup;
+pub mod mc_top_disk;
 pub mod mdadm_assemble;
 pub mod mdadm_detail;
 pub mod mdstat;
@@ -258,6 +259,7 @@ pub static SPECS: &[&SourceSpec] = &[
     &block_recognisers::LSPCI_VV_SPEC,
     &block_recognisers::MDSTAT_SPEC,
     &mdadm_detail::SPEC,
+    &mc_top_disk::SPEC,
     &mdadm_assemble::SPEC,
     &nvme_smart::NVME_CLI_SPEC,
     &nvme_get_log::SPEC,

@@ -360,6 +360,9 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
             }
             // sar -d reads the same /proc/diskstats counters per interval (sources/sar.rs).
             t if t.is(&sources::sar::SPEC) => iostat_busy(sys, &sources::sar::parse(&b.text), &key),
+            t if t.is(&sources::mc_top_disk::SPEC) => {
+                drive_busy(sys, &sources::mc_top_disk::parse(&b.text), &key)
+            }
             t if t.is(&sources::iotop::SPEC) => iotop_busy(sys, b, &key),
             t if t.is_any(&[
                 &sources::block_recognisers::ZPOOL_GET_ASHIFT_SPEC,
@@ -859,6 +862,22 @@ fn iostat_busy(sys: &mut SystemFacts, samples: &[crate::sources::iostat::IostatS
             continue;
         };
         if !d.busy.is_known() {
+            d.busy = Fact::known(busy_of(s, util), key.to_string());
+        }
+    }
+}
+
+/// Drives named by their mount path (MinIO's `mc support top disk`, sources::mc_top_disk):
+/// each row is the drive's own iostat sample, so a drive busy at least BUSY_NOTICE_PCT of
+/// the interval gets it as its busy sample under its path (a path is no partition name to
+/// fold into a whole disk, so iostat_busy's device rules do not apply). A path printed
+/// twice (a refreshed table pasted whole) keeps its last row.
+fn drive_busy(sys: &mut SystemFacts, samples: &[crate::sources::iostat::IostatSample], key: &str) {
+    for s in samples {
+        let Some(util) = s.busy_pct.filter(|u| *u >= facts::BUSY_NOTICE_PCT) else {
+            continue;
+        };
+        if let Some(d) = disk(sys, &s.device, key) {
             d.busy = Fact::known(busy_of(s, util), key.to_string());
         }
     }
