@@ -207,7 +207,9 @@ fn bonnie_read_from_ram(
             "its block read kept the CPU busy {:.0} % of the time at {}: a read that waits on \
              a disk leaves the CPU idle while the disk fetches the data, so this one never \
              waited and the file came from RAM (the page cache), not the disk",
-            b.time_cpu_s.zip(b.time_real_s).map_or(0.0, |(c, r)| c / r * 100.0),
+            b.time_cpu_s
+                .zip(b.time_real_s)
+                .map_or(0.0, |(c, r)| c / r * 100.0),
             mbs(rate)
         )
     };
@@ -217,7 +219,10 @@ fn bonnie_read_from_ram(
             b,
             Verdict::Problem,
             Severity::Notice,
-            format!("bonnie++ block read at {}: the page cache, not the disk", mbs(rate)),
+            format!(
+                "bonnie++ block read at {}: the page cache, not the disk",
+                mbs(rate)
+            ),
         )
         .explain(format!(
             "bonnie++ reads back the file it wrote through the page cache, and {why}. Its \

@@ -1019,7 +1019,9 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
             && d.surface_scans.is_empty()
             && !d.vdev_errors.is_empty()
             && d.vdev_errors.iter().all(|v| v.is_btrfs())
-            && d.vdev_errors.iter().all(|v| v.checksum_errors.is_none_or(|n| n == 0))
+            && d.vdev_errors
+                .iter()
+                .all(|v| v.checksum_errors.is_none_or(|n| n == 0))
         {
             return common::not_applicable(
                 ID,

@@ -612,7 +612,10 @@ fn commandless_dd_is_judged_against_what_the_disk_could_do() {
     let mut b = dd("dd", 536_870_912, 1.9e9);
     b.command = None;
     let s = sys(Platform::Linux, vec![b.clone()]);
-    assert_eq!(verdicts(&PageCache, &s), [(Verdict::Unknown, Severity::Info)]);
+    assert_eq!(
+        verdicts(&PageCache, &s),
+        [(Verdict::Unknown, Severity::Info)]
+    );
     let mut s = sys(Platform::Linux, vec![b.clone()]);
     s.disks.push(crate::checks::testutil::sata_hdd_ahci());
     assert_eq!(
@@ -653,12 +656,18 @@ fn bonnie_block_reads_from_ram() {
         ..Default::default()
     };
     let s = sys(Platform::Linux, vec![bonnie(3.0e9, 97.0, 16 << 30)]);
-    assert_eq!(verdicts(&PageCache, &s), [(Verdict::Problem, Severity::Notice)]);
+    assert_eq!(
+        verdicts(&PageCache, &s),
+        [(Verdict::Problem, Severity::Notice)]
+    );
     let s = sys(Platform::Linux, vec![bonnie(3.0e9, 30.0, 16 << 30)]);
     assert!(verdicts(&PageCache, &s).is_empty());
     let mut s = sys(Platform::Linux, vec![bonnie(5.0e8, 20.0, 16 << 30)]);
     s.ram_bytes = crate::facts::Fact::known(4 << 30, "pasted:free");
     assert!(verdicts(&PageCache, &s).is_empty());
     s.ram_bytes = crate::facts::Fact::known(16 << 30, "pasted:free");
-    assert_eq!(verdicts(&PageCache, &s), [(Verdict::Problem, Severity::Notice)]);
+    assert_eq!(
+        verdicts(&PageCache, &s),
+        [(Verdict::Problem, Severity::Notice)]
+    );
 }

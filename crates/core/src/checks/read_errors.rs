@@ -95,7 +95,11 @@ fn kernel_failed_requests(sys: &SystemFacts) -> Vec<Finding> {
 fn btrfs_failed_io(sys: &SystemFacts) -> Vec<Finding> {
     let mut out = Vec::new();
     for d in crate::checks::common::disks(sys) {
-        for v in d.vdev_errors.iter().filter(|v| v.is_btrfs() && v.io_failed()) {
+        for v in d
+            .vdev_errors
+            .iter()
+            .filter(|v| v.is_btrfs() && v.io_failed())
+        {
             let n = |x: Option<u64>| x.unwrap_or(0);
             let f = Finding::new(
                 "read-errors",

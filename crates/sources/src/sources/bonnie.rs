@@ -18,7 +18,10 @@ crate::rx!(
     HEADER,
     r"^Version\s+\S+\s+-+Sequential Output-+\s+-+Sequential Input-+"
 );
-crate::rx!(COLUMNS, r"^(?:Name:Size etc|Machine\s+Size)\s+(?:/sec|K/sec)\s+%CP");
+crate::rx!(
+    COLUMNS,
+    r"^(?:Name:Size etc|Machine\s+Size)\s+(?:/sec|K/sec)\s+%CP"
+);
 
 /// One test's result: KiB/s (None when "+++++") and %CP.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -161,12 +164,15 @@ fn is_member(l: &str) -> bool {
         || t.contains("-Per Chr-")
         || t.contains("Sequential Create")
         || t.contains("-Create--")
-        || t.split_whitespace().all(|w| w.chars().all(|x| x == '+' || x.is_ascii_digit()))
+        || t.split_whitespace()
+            .all(|w| w.chars().all(|x| x == '+' || x.is_ascii_digit()))
 }
 
 static RECOGNISER: spec::Recogniser = spec::Recogniser {
     name: "bonnie",
-    starts: &[(64, |l| spec::on_first(l, |t| HEADER.is_match(clean_line(t).trim())))],
+    starts: &[(64, |l| {
+        spec::on_first(l, |t| HEADER.is_match(clean_line(t).trim()))
+    })],
     member: |l, _| spec::Member::from(is_member(l)),
     tolerance: (1, 0),
     classify: |_, _| "bonnie",

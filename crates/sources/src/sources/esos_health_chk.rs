@@ -23,9 +23,16 @@ crate::rx!(STATE, r"^\*\* Physical drive state: (.+?)\s*$");
 /// The controller's state words that mean it took the drive out of service.
 fn failed_state(state: &str) -> bool {
     let s = state.to_ascii_lowercase();
-    ["failed", "offline", "offln", "ubad", "unconfigured(bad)", "unconfigured bad"]
-        .iter()
-        .any(|w| s.contains(w))
+    [
+        "failed",
+        "offline",
+        "offln",
+        "ubad",
+        "unconfigured(bad)",
+        "unconfigured bad",
+    ]
+    .iter()
+    .any(|w| s.contains(w))
 }
 
 /// The drives the script warned about, with the state the controller gave each
@@ -58,7 +65,8 @@ pub fn parse(text: &str) -> ControllerReport {
     let mut r = ControllerReport::default();
     for (addr, state, line) in warnings(text) {
         if failed_state(&state) {
-            r.physical.push(PhysicalDrive::from_state(&addr, &state, &line));
+            r.physical
+                .push(PhysicalDrive::from_state(&addr, &state, &line));
         }
     }
     r

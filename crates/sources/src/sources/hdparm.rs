@@ -898,7 +898,10 @@ mod tests {
             assert_eq!(start_line(&[l]), spec::Start::Yes, "{l}");
         }
         // Prose about the setting is not hdparm's output.
-        assert_eq!(start_line(&["using_dma = 0 makes it slow"]), spec::Start::No);
+        assert_eq!(
+            start_line(&["using_dma = 0 makes it slow"]),
+            spec::Start::No
+        );
     }
 
     #[test]

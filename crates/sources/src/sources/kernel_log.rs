@@ -1364,7 +1364,11 @@ pub fn is_unanswered_disk_probe(low: &str) -> bool {
         || low.contains("read capacity(16) failed")
         || low
             .split_once("spinning up disk...")
-            .is_some_and(|(_, after)| after.trim_start_matches(['.', ' ']).starts_with("not responding"))
+            .is_some_and(|(_, after)| {
+                after
+                    .trim_start_matches(['.', ' '])
+                    .starts_with("not responding")
+            })
 }
 
 /// The status code of an NVMe status of type 2h (Media and Data Integrity Errors) as

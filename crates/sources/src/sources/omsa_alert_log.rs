@@ -120,7 +120,12 @@ pub fn parse(text: &str) -> ControllerReport {
                 let failed = a.event == Event::Failed;
                 r.physical.push(PhysicalDrive {
                     address: a.disk.clone(),
-                    state: if failed { "Failed" } else { "Predictive Failure" }.into(),
+                    state: if failed {
+                        "Failed"
+                    } else {
+                        "Predictive Failure"
+                    }
+                    .into(),
                     failed,
                     predictive_failure: !failed,
                     line: a.line.clone(),

@@ -283,7 +283,11 @@ fn btrfs_reads_and_writes_failing_together_are_the_path() {
     d.vdev_errors.push(btrfs_counters("/dev/sdd2", 4_120, 88));
     let f = run(&linux(d.clone()));
     assert_eq!(f.verdict, Verdict::Problem, "{f:?}");
-    assert!(f.explanation.contains("4120 failed read(s)"), "{}", f.explanation);
+    assert!(
+        f.explanation.contains("4120 failed read(s)"),
+        "{}",
+        f.explanation
+    );
     d.vdev_errors = vec![btrfs_counters("/dev/sdd2", 4_120, 0)];
     assert_ne!(run(&linux(d.clone())).verdict, Verdict::Problem);
     d.vdev_errors = vec![btrfs_counters("/dev/sdd2", 0, 0)];

@@ -261,7 +261,8 @@ fn filesystem_io_error_lines_alone_are_read_errors() {
 #[test]
 fn btrfs_failed_io_counters_are_read_errors() {
     let mut d = crate::checks::testutil::sata_hdd_ahci();
-    d.vdev_errors.push(crate::checks::testutil::btrfs_counters("/dev/sdc1", 0, 17));
+    d.vdev_errors
+        .push(crate::checks::testutil::btrfs_counters("/dev/sdc1", 0, 17));
     let s = crate::checks::testutil::linux(d.clone());
     let f: Vec<Finding> = ReadErrors
         .run(&s)

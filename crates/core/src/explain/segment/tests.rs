@@ -611,11 +611,15 @@ fn unstamped_scsi_and_usb_lines_run_together_are_cut() {
                 usb 2-3: USB disconnect, device number 5 sd 7:0:0:0: [sdc] READ CAPACITY(16) failed";
     let parts = unflatten(flat);
     assert!(
-        parts.iter().any(|p| p == "sd 7:0:0:0: [sdc] READ CAPACITY(16) failed"),
+        parts
+            .iter()
+            .any(|p| p == "sd 7:0:0:0: [sdc] READ CAPACITY(16) failed"),
         "{parts:?}"
     );
     assert!(
-        parts.iter().any(|p| p == "usb 2-3: USB disconnect, device number 5"),
+        parts
+            .iter()
+            .any(|p| p == "usb 2-3: USB disconnect, device number 5"),
         "{parts:?}"
     );
     let one = "Mar  3 10:00:00 host kernel: sd 7:0:0:0: [sdc] 1953525168 512-byte logical blocks: (1.00 TB/932 GiB)";

@@ -17,7 +17,10 @@ fn a_table_s_rates_and_cpu() {
     assert_eq!(r[0].block_in.cpu_pct, Some(21.0));
     let b = block_reads(SSD, "pasted:bonnie lines 1-5");
     assert_eq!(b.len(), 1);
-    let (real, cpu) = (b[0].time_real_s.unwrap_or(0.0), b[0].time_cpu_s.unwrap_or(0.0));
+    let (real, cpu) = (
+        b[0].time_real_s.unwrap_or(0.0),
+        b[0].time_cpu_s.unwrap_or(0.0),
+    );
     assert!((cpu / real - 0.21).abs() < 1e-9, "{cpu} {real}");
     let lines: Vec<&str> = SSD.lines().collect();
     assert_eq!(RECOGNISER.starts[0].1(&lines), spec::Start::Yes);

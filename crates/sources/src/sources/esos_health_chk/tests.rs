@@ -29,6 +29,13 @@ fn healthy_states_and_prose_are_not_failures() {
         assert!(parse(&t).is_empty(), "{s}");
     }
     // A warning with no state line is the script's guess alone.
-    assert!(parse("** Warning! It appears a PERC physical drive (32:1) has failed on controller # 0!\n").is_empty());
-    assert!(!is_member("It appears a PERC physical drive has failed, what now?"));
+    assert!(
+        parse(
+            "** Warning! It appears a PERC physical drive (32:1) has failed on controller # 0!\n"
+        )
+        .is_empty()
+    );
+    assert!(!is_member(
+        "It appears a PERC physical drive has failed, what now?"
+    ));
 }

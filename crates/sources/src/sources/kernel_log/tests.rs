@@ -2785,7 +2785,10 @@ fn a_device_error_without_a_defined_bit_is_a_plain_io_error() {
                [  312.004482] ata6.00: cmd 60/80:40:00:1c:2a/00:00:03:00:00/40 tag 8 ncq dma 65536 in\n\
                \x20                       res 41/02:80:00:1c:2a/00:00:03:00:00/40 Emask 0x401 (device error) <F>\n\
                [  312.004690] ata6.00: status: { DRDY ERR }\n";
-    let kinds: Vec<KernelEventKind> = events_for_port(6, log, "k").iter().map(|e| e.kind).collect();
+    let kinds: Vec<KernelEventKind> = events_for_port(6, log, "k")
+        .iter()
+        .map(|e| e.kind)
+        .collect();
     assert_eq!(kinds, vec![KernelEventKind::IoError]);
     assert!(is_unnamed_ata_device_error(
         "res 41/00:00:00:00:00/00:00:00:00:00/00 Emask 0x401 (device error) <F>"
@@ -2815,8 +2818,14 @@ fn an_hsm_violation_is_the_controller_s() {
                Jun  2 11:40:02 n7 kernel: ata5.00: cmd 60/20:30:00:10:00/00:00:00:00:00/40 tag 6 ncq dma 16384 in\n\
                \x20                                   res d0/00:00:00:10:00/00:00:00:00:00/40 Emask 0x2 (HSM violation)\n\
                Jun  2 11:40:02 n7 kernel: ata5.00: status: { Busy }\n";
-    let kinds: Vec<KernelEventKind> = events_for_port(5, log, "k").iter().map(|e| e.kind).collect();
-    assert!(kinds.contains(&KernelEventKind::TransportError), "{kinds:?}");
+    let kinds: Vec<KernelEventKind> = events_for_port(5, log, "k")
+        .iter()
+        .map(|e| e.kind)
+        .collect();
+    assert!(
+        kinds.contains(&KernelEventKind::TransportError),
+        "{kinds:?}"
+    );
     assert_eq!(
         classify("ata5.00: res c0/00:00:00:10:00/00:00:00:00:00/40 Emask 0x3 (HSM violation)"),
         Some(KernelEventKind::TransportError)
@@ -2854,9 +2863,15 @@ fn an_unanswered_disk_probe_is_an_io_error() {
 #[test]
 fn an_ellipsis_for_the_elided_prefix_is_a_kernel_line() {
     let l = "... usb-storage 2-1:1.0: USB Mass Storage device detected";
-    assert_eq!(elided_prefix(l), "usb-storage 2-1:1.0: USB Mass Storage device detected");
+    assert_eq!(
+        elided_prefix(l),
+        "usb-storage 2-1:1.0: USB Mass Storage device detected"
+    );
     assert!(start_bare(&[l]) == spec::Start::Yes);
-    assert!(start_bare(&["\u{2026} sd 4:0:0:0: [sdd] Attached SCSI removable disk"]) == spec::Start::Yes);
+    assert!(
+        start_bare(&["\u{2026} sd 4:0:0:0: [sdd] Attached SCSI removable disk"])
+            == spec::Start::Yes
+    );
     assert_eq!(elided_prefix("......ready"), "......ready");
     assert!(start_bare(&["... and then it hung"]) == spec::Start::No);
 }

@@ -36,5 +36,8 @@ fn a_completed_rebuild_and_failed_or_predicted_disks() {
     assert!(r.physical[1].predictive_failure && !r.physical[1].failed);
     // Prose naming no disk place, or a plain healthy line, is not an event.
     assert!(alerts("the rebuild has started on my RAID controller in slot 7").is_empty());
-    assert!(parse("Disk 2 in Enclosure 0 on Connector 0 of RAID Controller in Slot 1 is online.").is_empty());
+    assert!(
+        parse("Disk 2 in Enclosure 0 on Connector 0 of RAID Controller in Slot 1 is online.")
+            .is_empty()
+    );
 }
