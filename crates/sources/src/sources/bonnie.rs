@@ -180,9 +180,39 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
 };
 
 /// bonnie++'s table: pasted, not captured.
+/// The machine's name bonnie++ prints (its -m, by default the host name, cut to the
+/// column's width): first in each result row ("heckler.unix 66000M ..."), first before the
+/// file-creation columns ("heckler.unixathome. -Create-- ..."), and third in its CSV line
+/// ("1.97,1.97,heckler.unixathome.org,1,...", bon_csv2html's format): a host name.
+fn hosts(t: &str) -> Vec<spec::Found> {
+    let mut out = Vec::new();
+    for raw in t.lines() {
+        let c = clean_line(raw);
+        let l = c.trim();
+        let name = if let Some(r) = row(l) {
+            Some(r.name)
+        } else if l.contains("-Create--") {
+            l.split_whitespace()
+                .next()
+                .filter(|w| !w.starts_with('-'))
+                .map(str::to_string)
+        } else {
+            let f: Vec<&str> = l.split(',').collect();
+            let version =
+                |s: &str| !s.is_empty() && s.chars().all(|x| x.is_ascii_digit() || x == '.');
+            (f.len() > 4 && version(f[0]) && version(f[1])).then(|| f[2].to_string())
+        };
+        if let Some(n) = name.filter(|n| !n.is_empty() && n != "Name:Size" && n != "files") {
+            out.push(spec::Found::sure(spec::SecretKind::Host, &n));
+        }
+    }
+    out
+}
+
 pub const SPEC: spec::SourceSpec = spec::SourceSpec {
     platform: None,
     parse: Some(|t| parse(t).len()),
+    secrets: &[spec::Secret::Scan(hosts)],
     paste: Some(spec::Paste::new(&RECOGNISER, |p, _| {
         p == "bonnie++" || p == "bonnie"
     })),

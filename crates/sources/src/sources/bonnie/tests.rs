@@ -41,3 +41,17 @@ fn scaled_rates_and_untimed_tests() {
     assert!(row("Latency 39397us 155us 92us 4420us 87us 641us").is_none());
     assert!(parse("bonnie++ said 4.4g for block reads, is that right?").is_empty());
 }
+
+#[test]
+fn the_machine_name_is_a_host_secret() {
+    // bonnie++ 1.97's table and CSV line (bon_csv2txt's layout, NOT A CAPTURE: another name).
+    let t = "Version  1.97       ------Sequential Output------ --Sequential Input- --Random-\n\
+             box17.example 32G   530  99 152464  29 58137  45  1036  98 154698  24 197.2  12\n\
+             box17.example.co -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--\n\
+             1.97,1.97,box17.example.com,1,1360161593,32G,,530,99,152464,29\n";
+    let found: Vec<String> = hosts(t).into_iter().map(|f| f.value).collect();
+    for h in ["box17.example", "box17.example.co", "box17.example.com"] {
+        assert!(found.iter().any(|f| f == h), "{h}: {found:?}");
+    }
+    assert!(hosts("Latency  39397us  155us\n").is_empty());
+}
