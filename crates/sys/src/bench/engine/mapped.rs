@@ -10,9 +10,10 @@
 //! so after the first test's buffers were freed the next test's came from the brk heap; and
 //! calloc zeroes a reused heap block itself, touching its pages in 4 KiB before madvise can
 //! ask for more. The cdm preset's SEQ1M Q1T1 read (the first job after the freed SEQ1M Q8T1
-//! buffers) then read into 4 KiB pages on some runs: on zram its p50 was 1.20x fio's with
-//! hugetlbfs pages and equal to fio's with malloc buffers (docs/benchmarks-vs-fio.md,
-//! 2026-12-07). A mapping of its own has no history.
+//! buffers) took its buffer from the heap that way; 1 MiB reads from zram into 4 KiB pages
+//! took 1.45x as long as into a huge page, and in one comparison that line's p50 was 1.20x
+//! fio's with hugetlbfs pages and equal to fio's with malloc buffers
+//! (docs/benchmarks-vs-fio.md, 2026-12-07). A mapping of its own has no history.
 #![allow(unsafe_code)]
 
 use std::io;
