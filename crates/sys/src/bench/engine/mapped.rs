@@ -70,7 +70,7 @@ impl Mapping {
                 libc::munmap((start + span) as *mut libc::c_void, tail);
             }
         }
-        // SAFETY: start is the non-null address of a live mapping of span bytes.
+        // The mapping's aligned start (mmap never maps page 0).
         let ptr = NonNull::new(start as *mut u8).ok_or_else(|| io::Error::other("mmap: null"))?;
         // SAFETY: MADV_HUGEPAGE only sets a flag on the mapping; it neither reads nor writes
         // the memory (madvise(2)). Advisory: without THP (mode "never", EINVAL) the buffer is
