@@ -79,6 +79,34 @@ fn kernel_failed_requests(sys: &SystemFacts) -> Vec<Finding> {
             ask(Ask::SmartReport, &d.dev_path)
         ))
         .confidence(Confidence::Medium);
+        // A loop device's requests are reads and writes of its backing file
+        // (sources::kernel_log::is_loop_device): the file and its filesystem failed them.
+        if crate::sources::kernel_log::is_loop_device(&d.name) {
+            f = f
+                .explain(format!(
+                    "{}: {} kernel line(s) report requests of the loop device that failed{}.                      A loop device's blocks are a file on another filesystem: the loop driver                      turns each request into a read or write of that file, so the file's                      filesystem failed them (full, remounted read-only, or itself on a disk                      that failed), not a medium of {}'s own.",
+                    d.name,
+                    lines.len(),
+                    if writes {
+                        " (written data among it never reached the backing file)"
+                    } else {
+                        ""
+                    },
+                    d.name
+                ))
+                .fix(Fix {
+                    platform: Platform::Linux,
+                    summary: "check the backing file and the filesystem it is on".to_string(),
+                    steps: vec![
+                        format!("`losetup -l /dev/{}`: the backing file", d.name),
+                        "`df -h` and `df -i` of the filesystem holding that file (btrfs:                          `btrfs filesystem usage MOUNTPOINT`): a full filesystem fails the                          loop device's writes"
+                            .to_string(),
+                        "`dmesg` around the errors for that filesystem's own disk: its I/O                          errors or a read-only remount"
+                            .to_string(),
+                    ],
+                    risk: "none: these only read".to_string(),
+                });
+        }
         for e in lines.iter().take(5) {
             f = f.evidence(e.from.clone(), e.line.clone());
         }
