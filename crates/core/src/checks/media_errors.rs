@@ -494,14 +494,12 @@ pub(crate) fn generic_io_errors_only<'a>(
                     || crate::sources::kernel_log::is_target_gone(&e.line)
                     || echo(&e.line))
         })
-        && errors
-            .iter()
-            .any(|e| {
-                states_generic_status(&e.line)
-                    || fs_level(&e.line)
-                    || echo(&e.line)
-                    || host_code(&e.line)
-            });
+        && errors.iter().any(|e| {
+            states_generic_status(&e.line)
+                || fs_level(&e.line)
+                || echo(&e.line)
+                || host_code(&e.line)
+        });
     if generic { errors } else { Vec::new() }
 }
 

@@ -304,7 +304,12 @@ fn loop_device_errors_point_at_the_backing_file() {
     assert_eq!(fs.len(), 1, "{fs:?}");
     assert_eq!(fs[0].severity, Severity::Warning);
     assert!(fs[0].explanation.contains("backing file"), "{fs:?}");
-    assert!(fs[0].fixes.iter().any(|f| f.steps.iter().any(|s| s.contains("losetup -l /dev/loop3"))));
+    assert!(
+        fs[0]
+            .fixes
+            .iter()
+            .any(|f| f.steps.iter().any(|s| s.contains("losetup -l /dev/loop3")))
+    );
     // Healthy: no error line, nothing said.
     let mut clean = d.clone();
     clean.kernel_events.clear();

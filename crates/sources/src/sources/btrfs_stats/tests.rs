@@ -73,7 +73,10 @@ fn kernel_print_of_the_counters() {
     assert_eq!(v[0].device, "/dev/mapper/data");
     assert_eq!((v[0].write_io_errs, v[0].flush_io_errs), (Some(5), Some(1)));
     assert_eq!(v[1].device, "/dev/nvme1n1p2");
-    assert_eq!((v[1].read_io_errs, v[1].corruption_errs), (Some(7), Some(2)));
+    assert_eq!(
+        (v[1].read_io_errs, v[1].corruption_errs),
+        (Some(7), Some(2))
+    );
     assert_eq!(v[2].read_io_errs, Some(0));
     assert!(printk_stats("BTRFS error (device sda): bdev /dev/sda errs: wr x, rd 0\n").is_empty());
 }

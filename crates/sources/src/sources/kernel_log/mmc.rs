@@ -137,11 +137,10 @@ pub fn is_unknown_error(low: &str) -> bool {
 /// The same, on a whole kernel log line of a card ("[ 3.1] mmcblk1: unknown error -5
 /// sending ...").
 pub fn is_unknown_error_line(line: &str) -> bool {
-    line.split_once(": ")
-        .is_some_and(|(dev, rest)| {
-            dev.rsplit(' ').next().and_then(card_disk).is_some()
-                && is_unknown_error(&rest.to_ascii_lowercase())
-        })
+    line.split_once(": ").is_some_and(|(dev, rest)| {
+        dev.rsplit(' ').next().and_then(card_disk).is_some()
+            && is_unknown_error(&rest.to_ascii_lowercase())
+    })
 }
 
 /// MediaTek's MSDC host driver of the MT7620/MT7621 SoCs (OpenWrt's ramips mtk-mmc sd.c,

@@ -2889,9 +2889,16 @@ fn mmc_unknown_error_codes_name_the_card() {
     }
     let log = "[ 44.1] mmcblk1: unknown error -5 sending read/write command, card status 0xb00\n";
     assert_eq!(disks_named(log), ["mmcblk1"]);
-    assert!(!mmc::is_unknown_error_line("mmcblk1: error -110 sending stop command"));
-    assert!(!mmc::is_unknown_error_line("sdb: unknown error -5 sending read/write command"));
-    assert_eq!(mmc::classify("mmc1: new high speed SDHC card at address 0007"), None);
+    assert!(!mmc::is_unknown_error_line(
+        "mmcblk1: error -110 sending stop command"
+    ));
+    assert!(!mmc::is_unknown_error_line(
+        "sdb: unknown error -5 sending read/write command"
+    ));
+    assert_eq!(
+        mmc::classify("mmc1: new high speed SDHC card at address 0007"),
+        None
+    );
 }
 
 /// Loop devices are disks of their own when the block layer fails their requests (loop.c
@@ -2921,7 +2928,10 @@ fn optical_drive_sense_and_request_errors() {
                [ 70.7] Buffer I/O error on device sr1, logical block 22\n";
     assert_eq!(disks_named(log), ["sr1"]);
     let ev = events_for("sr1", log, "k");
-    assert!(ev.iter().any(|e| e.kind == KernelEventKind::MediumError), "{ev:?}");
+    assert!(
+        ev.iter().any(|e| e.kind == KernelEventKind::MediumError),
+        "{ev:?}"
+    );
     let attach = "[ 1.5] sr 0:0:0:0: [sr0] scsi3-mmc drive: 24x/24x writer dvd-ram cd/rw xa/form2 cdda tray\n\
                   [ 1.6] sr 0:0:0:0: Attached scsi CD-ROM sr0\n";
     assert!(events_for("sr0", attach, "k").is_empty());
