@@ -715,7 +715,10 @@ impl VdevErrors {
     /// evidence key names sources::btrfs_stats' spec id, spelled here because the model
     /// ranks below the sources (tests/it/layering.rs).
     pub fn is_btrfs(&self) -> bool {
+        // From `btrfs device stats` or from the kernel's print of the same counters
+        // (sources::btrfs_stats::printk_stats), both written as "[dev] write_io_errs N ...".
         self.from.contains("btrfs-device-stats")
+            || (self.pool.is_empty() && self.line.contains("] write_io_errs "))
     }
 
     /// Whether ZFS counted checksum errors on the vdev and no failed I/O: blocks came back

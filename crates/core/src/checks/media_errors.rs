@@ -481,18 +481,25 @@ pub(crate) fn generic_io_errors_only<'a>(
         .iter()
         .any(|e| crate::sources::kernel_log::is_target_gone(&e.line));
     let echo = |l: &str| gone && l.to_ascii_lowercase().contains("i/o error, dev ");
-    let generic = !card
+    // Except the core's "unknown error -1 sending read/write command" (the host driver's
+    // own error code, sources::kernel_log::mmc::is_unknown_error): the card said nothing.
+    let host_code = |l: &str| crate::sources::kernel_log::mmc::is_unknown_error_line(l);
+    let generic = (!card || errors.iter().all(|e| host_code(&e.line)))
         && errors.iter().all(|e| {
             e.kind == KernelEventKind::IoError
                 && (states_generic_status(&e.line)
+                    || host_code(&e.line)
                     || is_buffer_io_error(&e.line)
                     || fs_level(&e.line)
                     || crate::sources::kernel_log::is_target_gone(&e.line)
                     || echo(&e.line))
         })
-        && errors
-            .iter()
-            .any(|e| states_generic_status(&e.line) || fs_level(&e.line) || echo(&e.line));
+        && errors.iter().any(|e| {
+            states_generic_status(&e.line)
+                || fs_level(&e.line)
+                || echo(&e.line)
+                || host_code(&e.line)
+        });
     if generic { errors } else { Vec::new() }
 }
 

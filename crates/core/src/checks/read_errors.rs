@@ -42,7 +42,22 @@ impl Check for ReadErrors {
 /// write" (fs/buffer.c end_buffer_async_write) means written data never reached the disk.
 fn kernel_failed_requests(sys: &SystemFacts) -> Vec<Finding> {
     let mut out = Vec::new();
-    for d in crate::checks::common::disks(sys) {
+    // A loop device and a CD/DVD drive are out of the drive checks' scope
+    // (common::in_scope), but their failed requests are still failed I/O: a loop device's
+    // are its backing file's, an optical drive's the disc's or the drive's (sr.c names
+    // it "sr%d"), said here.
+    let optical = |d: &crate::facts::DiskFacts| {
+        matches!(d.class.get(), Some(crate::facts::DeviceClass::Optical))
+            || d.name.strip_prefix("sr").is_some_and(|r| {
+                !r.is_empty() && r.len() <= 3 && r.bytes().all(|c| c.is_ascii_digit())
+            })
+    };
+    let disks = sys.disks.iter().filter(|d| {
+        crate::checks::common::in_scope(d)
+            || crate::sources::kernel_log::is_loop_device(&d.name)
+            || optical(d)
+    });
+    for d in disks {
         let lines = crate::checks::media_errors::generic_io_errors_only(sys, d);
         if lines.is_empty() {
             continue;
@@ -79,6 +94,34 @@ fn kernel_failed_requests(sys: &SystemFacts) -> Vec<Finding> {
             ask(Ask::SmartReport, &d.dev_path)
         ))
         .confidence(Confidence::Medium);
+        // A loop device's requests are reads and writes of its backing file
+        // (sources::kernel_log::is_loop_device): the file and its filesystem failed them.
+        if crate::sources::kernel_log::is_loop_device(&d.name) {
+            f = f
+                .explain(format!(
+                    "{}: {} kernel line(s) report requests of the loop device that failed{}.                      A loop device's blocks are a file on another filesystem: the loop driver                      turns each request into a read or write of that file, so the file's                      filesystem failed them (full, remounted read-only, or itself on a disk                      that failed), not a medium of {}'s own.",
+                    d.name,
+                    lines.len(),
+                    if writes {
+                        " (written data among it never reached the backing file)"
+                    } else {
+                        ""
+                    },
+                    d.name
+                ))
+                .fix(Fix {
+                    platform: Platform::Linux,
+                    summary: "check the backing file and the filesystem it is on".to_string(),
+                    steps: vec![
+                        format!("`losetup -l /dev/{}`: the backing file", d.name),
+                        "`df -h` and `df -i` of the filesystem holding that file (btrfs:                          `btrfs filesystem usage MOUNTPOINT`): a full filesystem fails the                          loop device's writes"
+                            .to_string(),
+                        "`dmesg` around the errors for that filesystem's own disk: its I/O                          errors or a read-only remount"
+                            .to_string(),
+                    ],
+                    risk: "none: these only read".to_string(),
+                });
+        }
         for e in lines.iter().take(5) {
             f = f.evidence(e.from.clone(), e.line.clone());
         }

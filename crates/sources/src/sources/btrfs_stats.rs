@@ -112,6 +112,58 @@ pub fn parse(text: &str) -> Vec<BtrfsDevStats> {
     out
 }
 
+/// The kernel's own print of the same counters, once per failed bio of a device
+/// (fs/btrfs/volumes.c btrfs_dev_stat_print_on_error: "bdev %s errs: wr %u, rd %u, flush
+/// %u, corrupt %u, gen %u" behind btrfs_printk's "BTRFS error (device sdb1): ", whose
+/// parenthesis names the filesystem's first device and, since 6.x, its state: "(device
+/// sdb1 state EA)"): the device of the "bdev" word is the one whose counters these are. The
+/// counters are cumulative, so the last line of a device holds its totals.
+pub fn printk_stats(log: &str) -> Vec<BtrfsDevStats> {
+    let mut out: Vec<BtrfsDevStats> = Vec::new();
+    for raw in log.lines() {
+        let Some(d) = printk_line(raw) else { continue };
+        match out.iter_mut().find(|x| x.device == d.device) {
+            Some(x) => *x = d,
+            None => out.push(d),
+        }
+    }
+    out
+}
+
+/// One "bdev /dev/sdb1 errs: wr 0, rd 1, flush 0, corrupt 0, gen 0" print.
+fn printk_line(raw: &str) -> Option<BtrfsDevStats> {
+    // After the printk's level word ("error", "warning", "info") and its device
+    // parenthesis.
+    let (_, rest) = raw.split_once("BTRFS ")?;
+    let (_, rest) = rest.split_once("): bdev ")?;
+    let (dev, counts) = rest.split_once(" errs: ")?;
+    let dev = dev.trim();
+    if dev.is_empty() || dev.contains(char::is_whitespace) {
+        return None;
+    }
+    let mut d = BtrfsDevStats {
+        device: dev.to_string(),
+        ..BtrfsDevStats::default()
+    };
+    for part in counts.split(',') {
+        let mut w = part.split_whitespace();
+        let (Some(name), Some(v)) = (w.next(), w.next()) else {
+            return None;
+        };
+        let v: u64 = v.parse().ok()?;
+        let slot = match name {
+            "wr" => &mut d.write_io_errs,
+            "rd" => &mut d.read_io_errs,
+            "flush" => &mut d.flush_io_errs,
+            "corrupt" => &mut d.corruption_errs,
+            "gen" => &mut d.generation_errs,
+            _ => return None,
+        };
+        *slot = Some(v);
+    }
+    (d.write_io_errs.is_some() && d.read_io_errs.is_some()).then_some(d)
+}
+
 // ---- the source spec (see sources::spec) ----
 
 fn start(lines: &[&str]) -> spec::Start {

@@ -64,7 +64,9 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
         removal.read(body, own_usb.as_deref(), disk, out.len(), reset_above);
         reset_above |= is_reset_line(body, kind);
         let tail = failure_above && body.trim_start().starts_with("error=");
-        let continued = lone_prefix_above && !body.trim_start().starts_with("sd ");
+        let continued = lone_prefix_above
+            && !body.trim_start().starts_with("sd ")
+            && !body.trim_start().starts_with("sr ");
         lone_prefix_above = is_lone_sd_prefix(body, disk);
         let named = names_disk(body, disk) || continued;
         failure_above = named && body.contains(": FAILURE - ");
@@ -507,9 +509,11 @@ pub fn nvme_aborts_unimplemented(ctrl: &str, log: &str) -> bool {
 /// [sdc]", "sd 0:0:2:0: [sdc] CDB:"), naming `disk`: the head of a two-printk report (see
 /// [`events_for`]).
 fn is_lone_sd_prefix(body: &str, disk: &str) -> bool {
-    let Some((hctl, tail)) = body
-        .trim()
+    // sr.c prints its drive's lines the same way ("sr 1:0:0:0: [sr0] ", sr_printk).
+    let b = body.trim();
+    let Some((hctl, tail)) = b
         .strip_prefix("sd ")
+        .or_else(|| b.strip_prefix("sr "))
         .and_then(|r| r.split_once(": "))
     else {
         return false;
@@ -3739,10 +3743,11 @@ pub fn disks_named(log: &str) -> Vec<String> {
     };
     for raw in log.lines() {
         let b = strip_prefixes(raw);
-        if let Some(rest) = b.strip_prefix("sd ")
+        if let Some(rest) = b.strip_prefix("sd ").or_else(|| b.strip_prefix("sr "))
             && let Some((_, tail)) = rest.split_once(": [")
             && let Some((name, _)) = tail.split_once(']')
-            && is_sd_name(name)
+            && (is_sd_name(name) || is_optical_name(name))
+            && (is_optical_name(name) == b.starts_with("sr "))
         {
             push(name.to_string());
         }
@@ -3795,14 +3800,27 @@ pub fn disks_named(log: &str) -> Vec<String> {
 }
 
 /// The disk of a block device name the kernel printed (a partition counts for its disk):
-/// sda3 is on sda, vdb1 on vdb, mmcblk0p2 on mmcblk0, rbd0p1 on rbd0. None for a name that
-/// is no disk diskdoc reads (dm-0, md0, loop0: layers, not disks).
+/// sda3 is on sda, vdb1 on vdb, mmcblk0p2 on mmcblk0, rbd0p1 on rbd0, loop0p1 on loop0.
+/// None for a name that is no disk diskdoc reads (dm-0, md0: layers over disks the log
+/// names itself). A loop device is a file's disk ([`is_loop_device`]): its failed requests
+/// are its own, the file's, with no other disk's line beside them.
 pub(crate) fn block_disk_of(name: &str) -> Option<&str> {
     let disk = name.trim_end_matches(|c: char| c.is_ascii_digit());
     if is_sd_name(disk) || is_ide_name(disk) || is_virtual_disk_name(disk) {
         return Some(disk);
     }
+    if is_optical_name(name) {
+        return Some(name);
+    }
     numbered_disk_of(name)
+}
+
+/// A SCSI CD/DVD drive's name, "sr%d" (drivers/scsi/sr.c sr_probe; no partitions): its
+/// failed reads are the disc's or the drive's as a disk's are, and the sd-style lines of
+/// sr.c and scsi_logging name it the same way ("sr 1:0:0:0: [sr0] ...").
+fn is_optical_name(n: &str) -> bool {
+    n.strip_prefix("sr")
+        .is_some_and(|r| !r.is_empty() && r.len() <= 3 && r.bytes().all(|c| c.is_ascii_digit()))
 }
 
 /// The disk of a block device name whose disk name ends in a unit number: the MMC/SD card
@@ -3813,7 +3831,7 @@ pub(crate) fn block_disk_of(name: &str) -> Option<&str> {
 fn numbered_disk_of(name: &str) -> Option<&str> {
     let digits = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit());
     let numbered = |b: &str| {
-        ["mmcblk", "rbd", "nbd", "drbd"]
+        ["mmcblk", "rbd", "nbd", "drbd", "loop"]
             .iter()
             .any(|p| b.strip_prefix(p).is_some_and(digits))
     };
@@ -3822,6 +3840,16 @@ fn numbered_disk_of(name: &str) -> Option<&str> {
         _ => name,
     };
     numbered(base).then_some(base)
+}
+
+/// A loop device ("loop%d", drivers/block/loop.c loop_add; a partition "loop0p1"): a disk
+/// whose blocks are a file of another filesystem. The driver turns each request into a read
+/// or write of that file (lo_read_simple / lo_write_bvec, "loop: Write error at byte offset
+/// N, length M." when the write came back short or failed), so a failed request is the
+/// backing file's: its filesystem full, read-only or failing, not a medium of the loop
+/// device's own.
+pub fn is_loop_device(name: &str) -> bool {
+    numbered_disk_of(name).is_some_and(|d| d.starts_with("loop"))
 }
 
 /// What a network block device is, by its name: a volume another machine serves over the

@@ -671,3 +671,25 @@ fn ev(kind: KernelEventKind, line: &str) -> KernelEvent {
         from: "cmd:dmesg".into(),
     }
 }
+
+/// The MMC core's "unknown error %d sending read/write command" (core/block.c
+/// mmc_blk_cmd_error's default case) is the host driver's own error code, no answer of the
+/// card: read-errors', not media-errors'. A card's timeout stays the card's.
+#[test]
+fn mmc_host_error_codes_are_no_media_evidence() {
+    let mut d = DiskFacts::new("mmcblk2", "/dev/mmcblk2");
+    d.kernel_events = vec![ev(
+        KernelEventKind::IoError,
+        "mmcblk2: unknown error -12 sending read/write command, card status 0xb00",
+    )];
+    let sys = linux(d.clone());
+    assert_eq!(generic_io_errors_only(&sys, &sys.disks[0]).len(), 1);
+    assert_eq!(run(&sys).verdict, Verdict::NotApplicable);
+    // Near miss: the card timed out (-110): the card's, media-errors keeps it.
+    d.kernel_events.push(ev(
+        KernelEventKind::IoTimeout,
+        "mmcblk2: error -110 sending status command, retrying",
+    ));
+    let sys = linux(d);
+    assert!(generic_io_errors_only(&sys, &sys.disks[0]).is_empty());
+}

@@ -276,3 +276,47 @@ fn btrfs_failed_io_counters_are_read_errors() {
     let s = crate::checks::testutil::linux(d);
     assert!(!ReadErrors.run(&s).iter().any(Finding::is_problem));
 }
+
+/// A loop device's failed requests (drivers/block/loop.c: a write of the backing file that
+/// failed) are read-errors that point at the backing file and its filesystem, not at a
+/// drive's SMART report; a disk's own lines keep the drive's wording.
+#[test]
+fn loop_device_errors_point_at_the_backing_file() {
+    use crate::checks::testutil::linux;
+    use crate::facts::{DiskFacts, KernelEvent, KernelEventKind};
+    let ev = |kind, line: &str| KernelEvent {
+        kind,
+        line: line.to_string(),
+        from: "cmd:dmesg".into(),
+    };
+    let mut d = DiskFacts::new("loop3", "/dev/loop3");
+    d.kernel_events = vec![
+        ev(
+            KernelEventKind::IoError,
+            "blk_update_request: I/O error, dev loop3, sector 90112 op 0x1:(WRITE) flags 0x0",
+        ),
+        ev(
+            KernelEventKind::IoError,
+            "Buffer I/O error on dev loop3p1, logical block 11264, lost async page write",
+        ),
+    ];
+    let fs = ReadErrors.run(&linux(d.clone()));
+    assert_eq!(fs.len(), 1, "{fs:?}");
+    assert_eq!(fs[0].severity, Severity::Warning);
+    assert!(fs[0].explanation.contains("backing file"), "{fs:?}");
+    assert!(
+        fs[0]
+            .fixes
+            .iter()
+            .any(|f| f.steps.iter().any(|s| s.contains("losetup -l /dev/loop3")))
+    );
+    // Healthy: no error line, nothing said.
+    let mut clean = d.clone();
+    clean.kernel_events.clear();
+    assert!(ReadErrors.run(&linux(clean)).is_empty());
+    // A disk's same lines keep the drive's wording.
+    let mut sd = d;
+    sd.name = "sdc".into();
+    let fs = ReadErrors.run(&linux(sd));
+    assert!(!fs[0].explanation.contains("backing file"), "{fs:?}");
+}

@@ -288,8 +288,25 @@ fn esxi_vmkernel(sys: &mut SystemFacts, b: &Block) {
 /// failed I/O) are left: they say data came back wrong, from the drive, its path or memory,
 /// and their fix is btrfs's scrub, not a drive's test.
 fn btrfs_stats(sys: &mut SystemFacts, b: &Block) {
-    let key = b.key.clone();
-    for dev in sources::btrfs_stats::parse(&b.text) {
+    let note = format!(
+        "known only from the pasted {} output ({})",
+        b.tool.id(),
+        b.key
+    );
+    btrfs_counters(sys, sources::btrfs_stats::parse(&b.text), &b.key, &note);
+}
+
+/// Each device's btrfs counters with failed I/O as its failed I/O ([`btrfs_stats`]), from
+/// `btrfs device stats` or from the kernel's print of the same counters
+/// (sources::btrfs_stats::printk_stats): the two say the same thing and agree.
+pub(super) fn btrfs_counters(
+    sys: &mut SystemFacts,
+    devs: Vec<sources::btrfs_stats::BtrfsDevStats>,
+    key: &str,
+    note: &str,
+) {
+    let key = key.to_string();
+    for dev in devs {
         let sum = |xs: [Option<u64>; 2]| {
             xs.into_iter().flatten().fold(None, |a: Option<u64>, x| {
                 Some(a.unwrap_or(0).saturating_add(x))
@@ -318,7 +335,8 @@ fn btrfs_stats(sys: &mut SystemFacts, b: &Block) {
         if !errors.io_failed() {
             continue;
         }
-        let Some(d) = disk(sys, b, Some(&dev.device)) else {
+        let name = disk_name(sys, Some(&dev.device));
+        let Some(d) = pasted_disk(sys, &name, note) else {
             continue;
         };
         if !d.vdev_errors.iter().any(|e| e.line == errors.line) {

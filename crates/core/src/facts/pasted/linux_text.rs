@@ -520,6 +520,15 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
     // claims ("ata1: hard resetting link" alone) becomes the disk on that port.
     let mut pcie_events: Vec<(&str, Vec<model::KernelEvent>)> = Vec::new();
     for (k, log) in &logs {
+        // btrfs's print of a device's error counters after a failed bio ("bdev /dev/sdb1
+        // errs: wr 2, rd 0, ...", sources::btrfs_stats::printk_stats): the same counters as
+        // `btrfs device stats`, read the same way.
+        super::drive_tools::btrfs_counters(
+            sys,
+            sources::btrfs_stats::printk_stats(log),
+            k,
+            &format!("named in the pasted kernel log ({k})"),
+        );
         for name in t::kernel_log::disks_named(log) {
             if let Some(d) = disk_mut(sys, &name) {
                 if d.notes.iter().all(|n| !n.contains("pasted kernel log")) {

@@ -57,3 +57,26 @@ fn the_model_knows_btrfs_counters_by_this_spec_id() {
     };
     assert!(!z.is_btrfs());
 }
+
+/// The kernel's print of the counters (fs/btrfs/volumes.c btrfs_dev_stat_print_on_error),
+/// with and without the 6.x state word; the last print of a device holds its totals; a
+/// clean print parses to zeros (the facts skip it), and other BTRFS lines are no counters.
+#[test]
+fn kernel_print_of_the_counters() {
+    let log = "[  12.5] BTRFS error (device dm-3): bdev /dev/mapper/data errs: wr 4, rd 0, flush 1, corrupt 0, gen 0\n\
+               [  12.6] BTRFS error (device dm-3): bdev /dev/mapper/data errs: wr 5, rd 0, flush 1, corrupt 0, gen 0\n\
+               [  13.0] BTRFS warning (device nvme1n1p2 state EA): bdev /dev/nvme1n1p2 errs: wr 0, rd 7, flush 0, corrupt 2, gen 0\n\
+               [  14.0] BTRFS info (device sdc): bdev /dev/sdc errs: wr 0, rd 0, flush 0, corrupt 0, gen 0\n\
+               [  15.0] BTRFS info (device sdc): disk space caching is enabled\n";
+    let v = printk_stats(log);
+    assert_eq!(v.len(), 3, "{v:?}");
+    assert_eq!(v[0].device, "/dev/mapper/data");
+    assert_eq!((v[0].write_io_errs, v[0].flush_io_errs), (Some(5), Some(1)));
+    assert_eq!(v[1].device, "/dev/nvme1n1p2");
+    assert_eq!(
+        (v[1].read_io_errs, v[1].corruption_errs),
+        (Some(7), Some(2))
+    );
+    assert_eq!(v[2].read_io_errs, Some(0));
+    assert!(printk_stats("BTRFS error (device sda): bdev /dev/sda errs: wr x, rd 0\n").is_empty());
+}

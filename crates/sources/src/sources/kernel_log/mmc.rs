@@ -37,7 +37,7 @@ use crate::model::{KernelEvent, KernelEventKind};
 // "mmcsd0: ..."). The one reader of these lines for the Linux recogniser.
 crate::rx!(
     pub(crate) LINUX_MMC,
-    r"^(?:mmcblk\d+(?:p\d+)?: (?:error -\d+ |timed out sending |response CRC error sending |unknown error sending |retrying |mmc\d+:)|mmc\d+: (?:running CQE recovery|cqhci: (?:timeout for tag|Failed to halt|Failed to clear tasks)|Timeout waiting for hardware|Card stuck being busy|error -\d+ |cache flush error -\d+|final write to SD card still running|card [0-9a-f]{4} removed|new [\w -]+ card at address|Reset 0x[0-9a-fA-F]+ never completed)|(?:mmc\d+: )?sdhci: )"
+    r"^(?:mmcblk\d+(?:p\d+)?: (?:error -\d+ |timed out sending |response CRC error sending |unknown error (?:-?\d+ )?sending |retrying |mmc\d+:)|mmc\d+: (?:running CQE recovery|cqhci: (?:timeout for tag|Failed to halt|Failed to clear tasks)|Timeout waiting for hardware|Card stuck being busy|error -\d+ |cache flush error -\d+|final write to SD card still running|card [0-9a-f]{4} removed|new [\w -]+ card at address|Reset 0x[0-9a-fA-F]+ never completed)|(?:mmc\d+: )?sdhci: )"
 );
 
 /// What an MMC/SD line reports, if it is one of the family's error lines (Linux or
@@ -76,7 +76,7 @@ pub(crate) fn classify(body: &str) -> Option<KernelEventKind> {
     if low.starts_with("response crc error sending ") {
         return Some(KernelEventKind::CrcError);
     }
-    if card && low.starts_with("unknown error sending ") {
+    if card && is_unknown_error(&low) {
         return Some(KernelEventKind::IoError);
     }
     // The e.MMC command queue engine (drivers/mmc/host/cqhci-core.c): "cqhci: timeout for
@@ -115,6 +115,32 @@ pub(crate) fn classify(body: &str) -> Option<KernelEventKind> {
         123 => None,
         _ => Some(KernelEventKind::IoError),
     }
+}
+
+/// core/block.c mmc_blk_cmd_error's default case, "mmcblk0: unknown error -1 sending
+/// read/write command, card status 0x900" ("unknown error %d sending ...", the number
+/// missing in some vendor trees): the host driver failed the request with an error code
+/// the core does not know (a DMA setup failure, an -EPERM or -ENOMEM of the driver), not
+/// with the card's timeout (-ETIMEDOUT) or a damaged response (-EILSEQ). `low` is the
+/// lowercased text after the card's name. The card's status word names nothing wrong of
+/// its own (0x900 is "transfer state, ready for data"), so the failure is the host's
+/// request, whose cause the line does not show: no evidence of the card's flash.
+pub fn is_unknown_error(low: &str) -> bool {
+    let Some(rest) = low.trim_start().strip_prefix("unknown error ") else {
+        return false;
+    };
+    let rest = rest.strip_prefix('-').unwrap_or(rest);
+    let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+    rest.trim_start().starts_with("sending ")
+}
+
+/// The same, on a whole kernel log line of a card ("[ 3.1] mmcblk1: unknown error -5
+/// sending ...").
+pub fn is_unknown_error_line(line: &str) -> bool {
+    line.split_once(": ").is_some_and(|(dev, rest)| {
+        dev.rsplit(' ').next().and_then(card_disk).is_some()
+            && is_unknown_error(&rest.to_ascii_lowercase())
+    })
 }
 
 /// MediaTek's MSDC host driver of the MT7620/MT7621 SoCs (OpenWrt's ramips mtk-mmc sd.c,

@@ -2875,3 +2875,65 @@ fn an_ellipsis_for_the_elided_prefix_is_a_kernel_line() {
     assert_eq!(elided_prefix("......ready"), "......ready");
     assert!(start_bare(&["... and then it hung"]) == spec::Start::No);
 }
+
+/// mmc_blk_cmd_error's default case, with and without the number ("unknown error %d
+/// sending ..."), names the card's disk; the card's other lines are unchanged.
+#[test]
+fn mmc_unknown_error_codes_name_the_card() {
+    for l in [
+        "mmcblk1: unknown error -5 sending read/write command, card status 0xb00",
+        "mmcblk0p3: unknown error sending read/write command, card status 0x900",
+    ] {
+        assert_eq!(mmc::classify(l), Some(KernelEventKind::IoError), "{l}");
+        assert!(mmc::is_unknown_error_line(&format!("[ 12.3] {l}")), "{l}");
+    }
+    let log = "[ 44.1] mmcblk1: unknown error -5 sending read/write command, card status 0xb00\n";
+    assert_eq!(disks_named(log), ["mmcblk1"]);
+    assert!(!mmc::is_unknown_error_line(
+        "mmcblk1: error -110 sending stop command"
+    ));
+    assert!(!mmc::is_unknown_error_line(
+        "sdb: unknown error -5 sending read/write command"
+    ));
+    assert_eq!(
+        mmc::classify("mmc1: new high speed SDHC card at address 0007"),
+        None
+    );
+}
+
+/// Loop devices are disks of their own when the block layer fails their requests (loop.c
+/// lo_write_bvec); dm-N and md stay layers.
+#[test]
+fn loop_devices_with_failed_requests_are_named() {
+    let log = "[ 9.1] blk_update_request: I/O error, dev loop7, sector 4096 op 0x1:(WRITE) flags 0x0\n\
+               [ 9.2] Buffer I/O error on dev loop2p1, logical block 9, lost async page write\n\
+               [ 9.3] loop: Write error at byte offset 2097152, length 4096.\n\
+               [ 9.4] blk_update_request: I/O error, dev dm-3, sector 8\n";
+    assert_eq!(disks_named(log), ["loop7", "loop2"]);
+    assert!(is_loop_device("loop2p1") && !is_loop_device("dm-3") && !is_loop_device("loopx"));
+    assert!(disks_named("[ 1.0] loop0: detected capacity change from 0 to 8\n").is_empty());
+}
+
+/// An optical drive's lines (sr.c "sr 0:0:0:0: [sr1]", the 2.6-era "end_request: I/O
+/// error, dev sr1" and the two-printk sense of the lone prefix) name it as a disk, and its
+/// MEDIUM ERROR sense is the disc's; a healthy attach names nothing.
+#[test]
+fn optical_drive_sense_and_request_errors() {
+    let log = "[ 70.1] sr 0:0:0:0: [sr1] Unhandled sense code\n\
+               [ 70.2] sr 0:0:0:0: [sr1]  \n\
+               [ 70.3] Sense Key : Medium Error [current] \n\
+               [ 70.4] sr 0:0:0:0: [sr1]  \n\
+               [ 70.5] Add. Sense: L-EC uncorrectable error\n\
+               [ 70.6] end_request: I/O error, dev sr1, sector 88\n\
+               [ 70.7] Buffer I/O error on device sr1, logical block 22\n";
+    assert_eq!(disks_named(log), ["sr1"]);
+    let ev = events_for("sr1", log, "k");
+    assert!(
+        ev.iter().any(|e| e.kind == KernelEventKind::MediumError),
+        "{ev:?}"
+    );
+    let attach = "[ 1.5] sr 0:0:0:0: [sr0] scsi3-mmc drive: 24x/24x writer dvd-ram cd/rw xa/form2 cdda tray\n\
+                  [ 1.6] sr 0:0:0:0: Attached scsi CD-ROM sr0\n";
+    assert!(events_for("sr0", attach, "k").is_empty());
+    assert!(!is_optical_name("srx") && is_optical_name("sr12"));
+}
