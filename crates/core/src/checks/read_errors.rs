@@ -99,7 +99,11 @@ fn kernel_failed_requests(sys: &SystemFacts) -> Vec<Finding> {
         if crate::sources::kernel_log::is_loop_device(&d.name) {
             f = f
                 .explain(format!(
-                    "{}: {} kernel line(s) report requests of the loop device that failed{}.                      A loop device's blocks are a file on another filesystem: the loop driver                      turns each request into a read or write of that file, so the file's                      filesystem failed them (full, remounted read-only, or itself on a disk                      that failed), not a medium of {}'s own.",
+                    "{}: {} kernel line(s) report requests of the loop device that failed{}. A \
+                     loop device's blocks are a file on another filesystem: the loop driver \
+                     turns each request into a read or write of that file, so the file's \
+                     filesystem failed them (full, remounted read-only, or itself on a disk \
+                     that failed), not a medium of {}'s own.",
                     d.name,
                     lines.len(),
                     if writes {
@@ -114,9 +118,12 @@ fn kernel_failed_requests(sys: &SystemFacts) -> Vec<Finding> {
                     summary: "check the backing file and the filesystem it is on".to_string(),
                     steps: vec![
                         format!("`losetup -l /dev/{}`: the backing file", d.name),
-                        "`df -h` and `df -i` of the filesystem holding that file (btrfs:                          `btrfs filesystem usage MOUNTPOINT`): a full filesystem fails the                          loop device's writes"
+                        "`df -h` and `df -i` of the filesystem holding that file (btrfs: `btrfs \
+                         filesystem usage MOUNTPOINT`): a full filesystem fails the loop \
+                         device's writes"
                             .to_string(),
-                        "`dmesg` around the errors for that filesystem's own disk: its I/O                          errors or a read-only remount"
+                        "`dmesg` around the errors for that filesystem's own disk: its I/O \
+                         errors or a read-only remount"
                             .to_string(),
                     ],
                     risk: "none: these only read".to_string(),
