@@ -819,6 +819,11 @@ pub struct UserBenchmark {
     /// That flush as typed ("umount /media", "sync").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flush_command: Option<String>,
+    /// The mean time one request took from its submission to its completion, as the tool
+    /// reported it (fio's slat + clat means, its "lat" line): how fast the thing that
+    /// answered was, whatever the command line said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_latency_us: Option<f64>,
 }
 
 /// Everything diskdoc knows about the machine.

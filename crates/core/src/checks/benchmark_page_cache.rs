@@ -40,6 +40,46 @@ fn buffered_fio(id: &str, b: &crate::facts::UserBenchmark) -> Option<Finding> {
     )
 }
 
+/// Below this mean request latency no storage device answered: the fastest, 3D XPoint and
+/// Z-NAND SSDs, complete a 4 KiB read in about 5-10 us as fio measures it through the
+/// syscall and the block layer (Intel Optane P5800X: "< 5 us" typical read latency at the
+/// device alone), and NAND flash in 50-100 us. A copy out of the page cache takes a
+/// syscall and a memcpy: hundreds of nanoseconds to a couple of microseconds.
+const RAM_LATENCY_US: f64 = 4.0;
+
+/// A fio result whose mean request latency (fio's "lat", slat + clat) is below any
+/// device's: the page cache (or another RAM) answered, whatever the options were. fio's
+/// text report prints no direct flag, so this judges the figure when the command line was
+/// not pasted too; a run known to be direct=1 is left alone (a RAM disk's own figure).
+fn ram_fast_fio(id: &str, b: &crate::facts::UserBenchmark) -> Option<Finding> {
+    let lat = b.request_latency_us.filter(|l| l.is_finite() && *l > 0.0)?;
+    if lat >= RAM_LATENCY_US || b.flags.iter().any(|f| f == "direct=1") {
+        return None;
+    }
+    let what = b.command.as_deref().unwrap_or("fio");
+    let lead = if b.flags.iter().any(|f| f == "buffered") {
+        "The fio command line does not set direct=1, so fio read and wrote through the page cache"
+    } else {
+        "fio's report does not say whether the job ran with direct=1 (the command line was not \
+         pasted)"
+    };
+    Some(
+        cache_made(
+            id,
+            b,
+            format!("{what}: {lat:.2} us per request is RAM's speed, not a device's"),
+            format!(
+                "{lead}. A mean request latency of {lat:.2} us (submission plus completion) is \
+                 below what any storage device answers in (the fastest SSDs take about 5-10 us \
+                 for a 4 KiB read, NAND flash 50-100 us): the data came from memory, the file \
+                 fio had just laid out or read still in the page cache. Re-run with --direct=1 \
+                 (and --ioengine=libaio or io_uring), or with a file at least twice the RAM."
+            ),
+        )
+        .evidence(b.from.clone(), format!("mean latency {lat:.2} us")),
+    )
+}
+
 /// Below this an unflushed write cannot have been served mostly by RAM: the page cache
 /// takes writes at memory speed (GB/s) until the dirty limit (vm.dirty_ratio, 20 % of
 /// available memory, mm/page-writeback.c), and no SATA disk writes faster than 600 MB/s, so
@@ -328,7 +368,7 @@ impl Check for PageCache {
                 continue;
             }
             if b.tool == "fio" {
-                out.extend(buffered_fio(self.id(), b));
+                out.extend(buffered_fio(self.id(), b).or_else(|| ram_fast_fio(self.id(), b)));
                 continue;
             }
             if b.tool == "pv" {

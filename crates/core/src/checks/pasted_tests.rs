@@ -671,3 +671,41 @@ fn bonnie_block_reads_from_ram() {
         [(Verdict::Problem, Severity::Notice)]
     );
 }
+
+/// A pasted fio result as the critic builds it: its command (when typed), flags and mean
+/// request latency (slat + clat).
+fn fio(cmd: Option<&str>, flags: &[&str], lat_us: f64) -> UserBenchmark {
+    UserBenchmark {
+        tool: "fio".into(),
+        command: cmd.map(str::to_string),
+        bytes_per_sec: Some(2.1e9),
+        flags: flags.iter().map(|f| f.to_string()).collect(),
+        request_latency_us: Some(lat_us),
+        from: "pasted:fio lines 1-12".into(),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn a_fio_read_faster_than_any_device_came_from_ram() {
+    // A buffered sequential read at 1.1 us a request (a 16k psync read of a file fio had
+    // just laid out), with and without its command line: RAM answered.
+    for b in [
+        fio(Some("fio job rw=read bs=16k (read)"), &["buffered"], 1.1),
+        fio(None, &[], 1.1),
+    ] {
+        let f = PageCache.run(&sys(Platform::Linux, vec![b]));
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!((f[0].verdict, f[0].severity), (Verdict::Problem, Severity::Notice));
+        assert!(f[0].title.contains("RAM"), "{}", f[0].title);
+    }
+    // A device's latencies (an NVMe drive's 80 us, an Optane's 9 us) and a direct run of a
+    // RAM disk are left alone.
+    for b in [
+        fio(None, &[], 80.0),
+        fio(Some("fio job rw=randread bs=4k (read)"), &["buffered"], 9.0),
+        fio(None, &["direct=1"], 1.1),
+    ] {
+        assert!(PageCache.run(&sys(Platform::Linux, vec![b])).is_empty());
+    }
+}

@@ -18,9 +18,12 @@ crate::rx!(
     HEADER,
     r"^Version\s+\S+\s+-+Sequential Output-+\s+-+Sequential Input-+"
 );
+// The column line may follow the "-Per Chr- --Block-- ... --Seeks--" line on the same line:
+// both are as wide as the table (80 columns in 1.9x/2.0x), and a mail client or a
+// re-wrapper that joins a full-width line with the next one merges the two headers.
 crate::rx!(
     COLUMNS,
-    r"^(?:Name:Size etc|Machine\s+Size)\s+(?:/sec|K/sec)\s+%CP"
+    r"^(?:.*-Per Chr-.*--Seeks--\s*)?(?:Name:Size etc|Machine\s+Size)\s+(?:/sec|K/sec)\s+%CP"
 );
 
 /// One test's result: KiB/s (None when "+++++") and %CP.

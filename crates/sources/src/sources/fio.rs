@@ -381,13 +381,23 @@ fn parse_text(text: &str) -> Option<FioReport> {
             });
             continue;
         }
+        // A per-direction result line pasted without its job's status line above it
+        // (stat.c show_ddir_status: "read: IOPS=54.0k, BW=215MiB/s (225MB/s)(12.6GiB/
+        // 60001msec)", fio 3.x; 2.x "read : io=..., bw=..., iops=..., runt="): a job of
+        // its own, with the options of the one job header when one was pasted.
+        if cur.is_none() && direction_of(t).is_some() && FIO_START.is_match(t) {
+            cur = Some(match defs.as_slice() {
+                [one] => one.clone(),
+                _ => FioJob {
+                    name: "fio".into(),
+                    ..Default::default()
+                },
+            });
+            saw_any = true;
+        }
         let Some(j) = cur.as_mut() else { continue };
         // Direction lines: "read : io=..., bw=..., iops=..., runt=..." / "write: IOPS=..., BW=...".
-        let dir = ["read", "write", "trim"].iter().find(|d| {
-            t.strip_prefix(**d).is_some_and(|r| {
-                r.trim_start().starts_with(':') && (r.contains("iops=") || r.contains("IOPS="))
-            })
-        });
+        let dir = direction_of(t);
         if let Some(d) = dir {
             let rest = t.split_once(':').map(|(_, r)| r).unwrap_or("");
             let mut r = FioDirection {
@@ -529,6 +539,16 @@ fn parse_text(text: &str) -> Option<FioReport> {
         }
     }
     (saw_any || !rep.disk_stats.is_empty()).then_some(rep)
+}
+
+/// The direction of a job's result line: "read : io=..., bw=..., iops=..., runt=..."
+/// (fio 2.x) or "write: IOPS=..., BW=..." (3.x, stat.c show_ddir_status).
+fn direction_of(t: &str) -> Option<&'static str> {
+    ["read", "write", "trim"].into_iter().find(|d| {
+        t.strip_prefix(*d).is_some_and(|r| {
+            r.trim_start().starts_with(':') && (r.contains("iops=") || r.contains("IOPS="))
+        })
+    })
 }
 
 /// One run-status line of a group: "READ: bw=506MiB/s (531MB/s), ..., io=14.8GiB
@@ -718,7 +738,7 @@ use crate::sources::spec;
 
 crate::rx!(
     FIO_START,
-    r"^(fio: io_u error on file |fio: pid=\d+, err=\d+/|[^\s:(][^:(]{0,60}: \(g=\d+\): rw=|fio-\d|[^\s:(][^:(]{0,60}: \(groupid=\d+, jobs=\d+\): err=|Run status group \d+|\s*(READ|WRITE|TRIM|MIXED): bw=[\d.]+[KMGTP]?i?B/s \()"
+    r"^(fio: io_u error on file |fio: pid=\d+, err=\d+/|[^\s:(][^:(]{0,60}: \(g=\d+\): rw=|fio-\d|[^\s:(][^:(]{0,60}: \(groupid=\d+, jobs=\d+\): err=|Run status group \d+|\s*(READ|WRITE|TRIM|MIXED): bw=[\d.]+[KMGTP]?i?B/s \(|\s*(read|write|trim): IOPS=[\d.]+[kM]?, BW=[\d.]+[KMGTP]?i?B/s \([\d.]+[kMGTP]?B/s\)\([\d.]+[KMGTP]?i?B/\d+msec\))"
 );
 crate::rx!(
     FIO_MEMBER,

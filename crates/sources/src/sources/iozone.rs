@@ -342,6 +342,7 @@ pub fn seq_read_benchmark(text: &str, from: &str) -> Option<UserBenchmark> {
         time_cpu_s: None,
         flush_real_s: None,
         flush_command: None,
+        request_latency_us: None,
     })
 }
 

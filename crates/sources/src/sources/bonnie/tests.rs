@@ -55,3 +55,20 @@ fn the_machine_name_is_a_host_secret() {
     }
     assert!(hosts("Latency  39397us  155us\n").is_empty());
 }
+
+#[test]
+fn a_column_line_joined_to_the_header_above() {
+    // bonnie++ 1.97's table whose "Concurrency ... --Seeks--" and "Machine Size ..." lines
+    // a mail client joined into one (both 80 columns): the rows under it are still runs.
+    let joined = "Version  1.97       ------Sequential Output------ --Sequential Input- --Random-\n\
+                  Concurrency   1     -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\
+                  Machine        Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP\n\
+                  lab3            16G   700  96 301544  33 150222  19  2900  97 402331  18  4410 120\n";
+    let r = parse(joined);
+    assert_eq!(r.len(), 1, "{r:?}");
+    assert_eq!(r[0].block_in.kib_s, Some(402331.0));
+    // The header line alone, with no column line in it, opens no table.
+    let header_only = "Concurrency   1     -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n\
+                       lab3            16G   700  96 301544  33 150222  19  2900  97 402331  18  4410 120\n";
+    assert!(parse(header_only).is_empty());
+}

@@ -111,3 +111,22 @@ fn an_io_u_error_line_is_a_failed_request_of_its_file() {
         None
     );
 }
+
+#[test]
+fn result_lines_pasted_on_their_own() {
+    use super::{FIO_START, parse};
+    // stat.c show_ddir_status's lines alone (fio 3.x), a mixed job's two directions and a
+    // later read-only run: NOT A CAPTURE, other figures.
+    let t = "  read: IOPS=12.3k, BW=48.1MiB/s (50.4MB/s)(2886MiB/60002msec)\n\
+             \x20 write: IOPS=4110, BW=16.1MiB/s (16.8MB/s)(963MiB/60002msec); 0 zone resets\n";
+    assert!(t.lines().all(|l| FIO_START.is_match(l)), "{t}");
+    let r = parse(t).expect("a report");
+    assert_eq!(r.jobs.len(), 1, "{r:?}");
+    let j = &r.jobs[0];
+    assert_eq!(j.results.len(), 2);
+    assert_eq!(j.direction("read").and_then(|d| d.iops), Some(12300.0));
+    assert_eq!(j.direction("write").and_then(|d| d.runtime_ms), Some(60002));
+    // Prose quoting a figure is no result line.
+    assert!(!FIO_START.is_match("read: IOPS=12k is what I get, is it slow?"));
+    assert!(parse("read: IOPS=12k is what I get, is it slow?").is_none());
+}
