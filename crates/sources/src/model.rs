@@ -538,6 +538,12 @@ pub struct DiskFacts {
     /// DMA, as `hdparm` reads it with HDIO_GET_DMA (sources::hdparm::parse_dma).
     #[serde(default, skip_serializing_if = "Fact::is_unknown")]
     pub ide_dma: Fact<IdeDma>,
+    /// The highest Ultra DMA mode number the drive says it supports (ATA IDENTIFY word 88,
+    /// as `hdparm -i` lists it on its "UDMA modes:" line and `hdparm -I` on its "DMA:" line):
+    /// 5 is UDMA/100, 6 UDMA/133 (ATA/ATAPI-7 volume 1, the Ultra DMA timing table). It dates
+    /// a parallel-ATA drive's interface generation (sources::hdparm::HdparmIdentify::udma_max).
+    #[serde(default, skip_serializing_if = "Fact::is_unknown")]
+    pub udma_drive_max: Fact<u32>,
 }
 
 /// `hdparm`'s `using_dma` of a disk on the old Linux IDE driver, and the driver's answer

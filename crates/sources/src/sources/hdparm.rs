@@ -44,6 +44,9 @@ pub struct HdparmIdentify {
     pub trim_supported: Option<bool>,
     /// The UDMA mode marked active ("udma6").
     pub udma_active: Option<String>,
+    /// The highest Ultra DMA mode listed ("udma0 ... *udma5" -> 5): the modes the drive
+    /// supports (IDENTIFY word 88 bits 0-6), starred or not.
+    pub udma_max: Option<u32>,
     pub security_frozen: Option<bool>,
     /// hdparm's "SG_IO: bad/missing sense data" (sgio.c): the ATA PASS-THROUGH command came
     /// back without the ATA status descriptor SAT (T10 SAT-4 12.2.2.6) returns, so no ATA
@@ -127,6 +130,7 @@ fn lower_i(r: &mut HdparmIdentify, t: &str) -> bool {
         if let Some(m) = modes.split_whitespace().find(|w| w.starts_with("*udma")) {
             r.udma_active = Some(m.trim_start_matches('*').to_string());
         }
+        r.udma_max = udma_max(modes).or(r.udma_max);
         return true;
     }
     // " CurCHS=16383/16/63, CurSects=16514064, LBA=yes, LBAsects=78165360" (dump_identity).
@@ -144,6 +148,16 @@ fn lower_i(r: &mut HdparmIdentify, t: &str) -> bool {
         return true;
     }
     false
+}
+
+/// The highest Ultra DMA mode number in a list of modes as hdparm prints them ("mdma2
+/// udma0 udma1 *udma2 udma3 udma4 udma5" -> 5; the "*" marks the active one); None when the
+/// list names no Ultra DMA mode.
+fn udma_max(modes: &str) -> Option<u32> {
+    modes
+        .split_whitespace()
+        .filter_map(|w| w.trim_start_matches('*').strip_prefix("udma")?.parse().ok())
+        .max()
 }
 
 pub fn parse_identify(text: &str) -> Option<HdparmIdentify> {
@@ -183,6 +197,7 @@ pub fn parse_identify(text: &str) -> Option<HdparmIdentify> {
                 .split_whitespace()
                 .find(|w| w.starts_with('*'))
                 .map(|w| w.trim_start_matches('*').to_string());
+            r.udma_max = udma_max(t).or(r.udma_max);
             continue;
         }
         if lower_i(&mut r, t) {
@@ -280,6 +295,7 @@ pub fn apply_identify(disk: &mut DiskFacts, from: &str, text: &str) -> bool {
     fill_unknown(&mut disk.write_cache_enabled, r.write_cache_enabled, from);
     fill_unknown(&mut disk.trim_supported, r.trim_supported, from);
     fill_unknown(&mut disk.size_bytes, r.size_bytes(), from);
+    fill_unknown(&mut disk.udma_drive_max, r.udma_max, from);
     true
 }
 
@@ -975,12 +991,25 @@ mod tests {
         let h = parse_identify(old).expect("identify");
         assert_eq!(h.device.as_deref(), Some("/dev/hdb"));
         assert_eq!(h.udma_active.as_deref(), Some("udma3"));
+        // The highest mode listed is the drive's, starred or not.
+        assert_eq!(h.udma_max, Some(3));
         assert_eq!(h.rotating_media(), Some(true));
         // hdparm 6+: a separate UDMA line; word 0 says only "Fixed".
         let new = " Model=EXAMPLE DISK 2, FwRev=2.0, SerialNo=X2\n Config={ Fixed }\n \
                    DMA modes:  mdma0 mdma1 *mdma2\n UDMA modes: udma0 udma1 udma2 udma3 udma4 udma5\n";
         let h = parse_identify(new).expect("identify");
         assert_eq!(h.udma_active, None);
+        // The multiword-only "DMA modes:" line before it leaves the UDMA line's maximum.
+        assert_eq!(h.udma_max, Some(5));
+        let mut d = DiskFacts::new("hdc", "/dev/hdc");
+        assert!(apply_identify(&mut d, "k", new));
+        assert_eq!(d.udma_drive_max.get(), Some(5));
+        // hdparm -I's "DMA:" line lists multiword and Ultra modes together; a mode above the
+        // starred one counts. A list with no Ultra DMA mode gives none.
+        let i = "ATA device, with non-removable media\n\tModel Number:       EXAMPLE 3\n\
+                 Capabilities:\n\tDMA: mdma0 mdma1 mdma2 udma0 udma1 udma2 udma3 udma4 *udma5 udma6\n";
+        assert_eq!(parse_identify(i).and_then(|h| h.udma_max), Some(6));
+        assert_eq!(udma_max("mdma0 mdma1 *mdma2"), None);
         assert_eq!(h.config_flags, vec!["Fixed".to_string()]);
         assert_eq!(h.rotating_media(), None);
         // A CompactFlash card's word 0 (848Ah): removable, non-magnetic.

@@ -925,9 +925,29 @@ pub fn why_none(sys: &SystemFacts, f: &Finding) -> Option<String> {
     Some(why)
 }
 
-/// Why a parallel-ATA disk's media rate is not known: what the drive table lacks for it.
+/// Why a parallel-ATA disk's media rate is not known: what the drive table lacks for it, and
+/// why the class range of its generation ([`pata_desktop_class`]) does not apply either.
 fn media_rate_gap(d: &DiskFacts) -> String {
-    match (rated(d), d.model.value()) {
+    let class = if rated(d).is_some() {
+        String::new()
+    } else if notebook_ata(d) {
+        "; it is a 2.5-inch notebook drive, which reads slower than the desktop drives whose \
+         published rates give the class range of its generation"
+            .into()
+    } else {
+        match d.udma_drive_max.get() {
+            Some(m) if m < 5 => format!(
+                "; the drive supports Ultra DMA up to mode {m}, a generation before ATA/100, \
+                 for whose media rates no source is in diskdoc"
+            ),
+            Some(_) => String::new(),
+            None => "; nor are its Ultra DMA modes (hdparm -i lists them), which would date \
+                     its generation for a class range: parallel-ATA disks span from a few MB/s \
+                     to about 70 MB/s, too wide for one"
+                .into(),
+        }
+    };
+    let base = match (rated(d), d.model.value()) {
         (Some(r), _) => format!(
             "the drive ({}) is rated as {}, and only a hard disk's rating gives the rate of a \
              read from its first sectors",
@@ -941,7 +961,8 @@ fn media_rate_gap(d: &DiskFacts) -> String {
         (None, None) => {
             "the drive's model is not known from the paste (to look its rated speed up)".into()
         }
-    }
+    };
+    format!("{base}{class}")
 }
 
 fn class_words(c: DeviceClass) -> &'static str {
@@ -1015,17 +1036,54 @@ fn pata_top_udma(m: &crate::model::PataMode) -> Option<u32> {
 /// A rated hard disk on parallel ATA once the transfer mode no longer holds it: `why` says
 /// what the fix changes.
 fn pata_outer_zone(sys: &SystemFacts, d: &DiskFacts, why: String) -> Option<ExpectedEffect> {
-    let r = rated(d).filter(|r| r.class == DeviceClass::Hdd)?;
-    let outer = r.read_mbps.1;
-    let mut low = outer * RATED_SHARE_LOW;
-    let mut high = outer * RATED_SHARE_HIGH;
-    let cap = d.pata_mode.value().and_then(pata_top_udma);
-    let capped = cap.map(udma_mbps).filter(|c| *c < high);
+    let Some(r) = rated(d).filter(|r| r.class == DeviceClass::Hdd) else {
+        return pata_desktop_class(sys, d, why);
+    };
+    let rating = format!(
+        "the drive ({}) is rated for {} MB/s sustained ({})",
+        r.family,
+        drives::zone_words(r.read_mbps),
+        r.source
+    );
+    Some(first_sectors_read(
+        sys,
+        d,
+        r.read_mbps.1,
+        r.read_mbps.1,
+        None,
+        format!(
+            "{why}, and a read from its first sectors (hdparm -t, dd without skip=) runs in \
+             its outer zone: {rating}"
+        ),
+    ))
+}
+
+/// The read of a parallel-ATA disk's first sectors once its transfer mode no longer holds it:
+/// 85-105 % of the outer-zone rate `lo`..`hi` (one rating twice, or a class's span), capped
+/// by the burst rate of the fastest Ultra DMA mode both ends support (`pata_mode`, else the
+/// drive's own top mode `drive_mode`). `basis` says where the rate comes from.
+fn first_sectors_read(
+    sys: &SystemFacts,
+    d: &DiskFacts,
+    lo: f64,
+    hi: f64,
+    drive_mode: Option<u32>,
+    basis: String,
+) -> ExpectedEffect {
+    let mut low = lo * RATED_SHARE_LOW;
+    let mut high = hi * RATED_SHARE_HIGH;
+    let burst = d
+        .pata_mode
+        .value()
+        .and_then(pata_top_udma)
+        .map(udma_mbps)
+        .or_else(|| drive_mode.and_then(udma_mode_mbps));
+    let capped = burst.filter(|c| *c < high);
     if let Some(c) = capped {
         high = c;
         low = low.min(c);
     }
-    Some(ExpectedEffect {
+    ExpectedEffect {
         metric: EffectMetric::SeqReadMbps,
         unit: "MB/s".into(),
         queue_depth: None,
@@ -1033,13 +1091,7 @@ fn pata_outer_zone(sys: &SystemFacts, d: &DiskFacts, why: String) -> Option<Expe
         low: Some(low),
         high,
         basis: format!(
-            "{why}, and a read from its \
-             first sectors (hdparm -t, dd without skip=) runs in its outer zone: the drive ({}) \
-             is rated for {} MB/s sustained ({}), and a run reaches {:.0}-{:.0} % of a \
-             rating{}",
-            r.family,
-            drives::zone_words(r.read_mbps),
-            r.source,
+            "{basis}, and a run reaches {:.0}-{:.0} % of a rating{}",
             RATED_SHARE_LOW * 100.0,
             RATED_SHARE_HIGH * 100.0,
             capped
@@ -1048,7 +1100,94 @@ fn pata_outer_zone(sys: &SystemFacts, d: &DiskFacts, why: String) -> Option<Expe
                 ))
                 .unwrap_or_default()
         ),
+    }
+}
+
+/// Ultra DMA's burst rates by mode number 0-6, MB/s (ATA/ATAPI-7 volume 1, the Ultra DMA data
+/// burst timing table: 16.7, 25.0, 33.3, 44.4, 66.7, 100 and 133.3).
+fn udma_mode_mbps(mode: u32) -> Option<f64> {
+    [16.7, 25.0, 33.3, 44.4, 66.7, 100.0, 133.3]
+        .get(usize::try_from(mode).ok()?)
+        .copied()
+}
+
+/// The sequential read of a 3.5-inch parallel-ATA desktop hard disk of the Ultra DMA mode 5
+/// and 6 generation (ATA/100 and ATA/133, the drives of about 2000 to 2008) from its first
+/// sectors, MB/s: the slowest and the fastest such drive whose maker's specification diskdoc
+/// has. Low: IBM Deskstar 40GV (DTLA-305xxx, 5400 rpm, Ultra ATA/100, 2000), whose
+/// specification ("Deskstar 40GV & 75GXP hard disk drive specifications", 4.4.6.1 Simple
+/// sequential access; manualshive.com/ru/manual/ibm/dtla-305040-deskstar-41-1-gb-hard-drive/
+/// 3758033?page=28) reads 16,777,216 bytes of zone 0 in 0.57 s typical, 29.4 MB/s, with the
+/// seek and latency of 128 commands included. High: Hitachi Deskstar T7K250 (its PATA models
+/// HDT7225xxDLAT80), 67.8 MB/s sustained in the outer zone (the drive table's row). The
+/// Deskstar 7K500 (64.8 MB/s, "Buffer - host (max) 133 (PATA)", its specification's table 10)
+/// lies between.
+const PATA_DESKTOP_UDMA100_READ: (f64, f64) = (29.4, 67.8);
+
+/// Model-number prefixes of 2.5-inch (notebook) ATA drives, which read slower than the
+/// desktop drives of their generation and which [`PATA_DESKTOP_UDMA100_READ`] does not cover:
+/// Seagate's model numbers give the form factor after "ST" (9: 2.5-inch, as ST9xxx Momentus,
+/// 3: 3.5-inch), Hitachi's and IBM's Travelstar models begin HTS/HTC/HTE and IC25/DJSA/DARA,
+/// Fujitsu's notebook drives MHT/MHV/MHW, Toshiba's MK and Samsung's SpinPoint M HM.
+const NOTEBOOK_ATA_PREFIXES: &[&str] = &[
+    "ST9", "HTS", "HTC", "HTE", "IC25", "DJSA", "DARA", "MHT", "MHV", "MHW", "MK", "HM",
+];
+
+/// Whether the drive's model names a 2.5-inch notebook drive ([`NOTEBOOK_ATA_PREFIXES`]).
+fn notebook_ata(d: &DiskFacts) -> bool {
+    d.model.value().is_some_and(|m| {
+        let m: String = m
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect::<String>()
+            .to_ascii_uppercase();
+        NOTEBOOK_ATA_PREFIXES.iter().any(|p| m.starts_with(p))
     })
+}
+
+/// A parallel-ATA hard disk the drive table does not rate, once PIO or a slower Ultra DMA mode
+/// no longer holds it: the drive's own IDENTIFY data (`hdparm -i`'s "UDMA modes:") dates it.
+/// A drive that supports Ultra DMA mode 5 or 6 is of the ATA/100-133 generation, and a
+/// 3.5-inch desktop drive of it reads its first sectors at the published rates of that class
+/// ([`PATA_DESKTOP_UDMA100_READ`]); the range is 85-105 % of them, the share of a rating every
+/// model here uses, capped by the burst rate of the fastest mode drive and host support. The
+/// class is wide (2.3x) because the drive's model is not rated, and the basis says so. No range
+/// for an SSD or flash card, a notebook drive (slower, not covered by the class), a drive of an
+/// earlier generation (Ultra DMA mode 4 or lower: no source here gives its media rates) or a
+/// drive whose modes the run does not show (`why_none` says which).
+fn pata_desktop_class(sys: &SystemFacts, d: &DiskFacts, why: String) -> Option<ExpectedEffect> {
+    if rated(d).is_some()
+        || matches!(d.class.get(), Some(DeviceClass::Ssd | DeviceClass::Nvme))
+        || d.rotational.get() == Some(false)
+        || notebook_ata(d)
+    {
+        return None;
+    }
+    let mode = d.udma_drive_max.get().filter(|m| *m >= 5)?;
+    let (lo, hi) = PATA_DESKTOP_UDMA100_READ;
+    let model = d
+        .model
+        .value()
+        .map(|m| format!("the model {m} is not in diskdoc's table of rated drive speeds, so "))
+        .unwrap_or_default();
+    let bursts = udma_mode_mbps(mode)
+        .map(|r| format!(" (bursts of {r:.1} MB/s)"))
+        .unwrap_or_default();
+    Some(first_sectors_read(
+        sys,
+        d,
+        lo,
+        hi,
+        Some(mode),
+        format!(
+            "{why}, and a read from its first sectors (hdparm -t, dd without skip=) runs in \
+             its outer zone; {model}the range is a class range, and a 2.5-inch notebook drive \
+             would read slower: the drive supports Ultra DMA mode {mode}{bursts}, the \
+             ATA/100-133 generation, whose 3.5-inch desktop drives read their first sectors at \
+             {lo:.1}-{hi:.1} MB/s by their makers' specifications (IBM Deskstar 40GV, Hitachi \
+             Deskstar T7K250)"
+        ),
+    ))
 }
 
 /// What the queued-random model ([`queued_random`]) lacks for `d`.

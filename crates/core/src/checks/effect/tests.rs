@@ -870,6 +870,78 @@ fn dma_on_reaches_a_rated_hdds_outer_zone() {
     );
 }
 
+/// A PATA hard disk in PIO whose model the table does not rate: the Ultra DMA modes it
+/// reports (hdparm -i) date its generation. A desktop drive that supports mode 5 or 6 gets the
+/// ATA/100-133 class range (85-105 % of 29.4-67.8 MB/s), said as a class range in the basis;
+/// the host's slower top mode caps it. Near misses: a mode-4 drive, a notebook drive, an SSD
+/// and a drive whose modes are not shown get no range, each with its reason.
+#[test]
+fn dma_on_for_an_unrated_pata_disk_gets_its_generations_class_range() {
+    let pio = |model: &str, modes: Option<u32>| {
+        let mut d = DiskFacts::new("hdb", "/dev/hdb");
+        d.model = Fact::known(model.to_string(), "t");
+        if let Some(m) = modes {
+            d.udma_drive_max = Fact::known(m, "t");
+        }
+        d.ide_dma = Fact::known(
+            crate::facts::IdeDma {
+                on: false,
+                set_error: None,
+            },
+            "t",
+        );
+        d
+    };
+    let run = |d: DiskFacts| {
+        let mut fs = vec![problem("controller-legacy-mode", "hdb").fix(any_fix())];
+        annotate(&sys_with(d, vec![]), &mut fs);
+        fs.remove(0)
+    };
+    let f = run(pio("Maxtor 6Y080P0", Some(6)));
+    let e = f.expected_effect.as_ref().expect("a class range");
+    assert_eq!(e.metric, EffectMetric::SeqReadMbps);
+    assert!(
+        e.low.is_some_and(|l| (l - 29.4 * 0.85).abs() < 1e-9),
+        "{e:?}"
+    );
+    assert!((e.high - 67.8 * 1.05).abs() < 1e-9, "{e:?}");
+    assert!(
+        e.basis.contains("class range") && e.basis.contains("Maxtor 6Y080P0"),
+        "{}",
+        e.basis
+    );
+    // The host tops out at UDMA/33: its burst rate caps the class.
+    let mut slow_host = pio("Maxtor 6Y080P0", Some(6));
+    slow_host.pata_mode = Fact::known(
+        crate::facts::PataMode {
+            drive_max_udma_mb_s: Some(133),
+            host_max_udma_mb_s: Some(33),
+            ..Default::default()
+        },
+        "t",
+    );
+    let e = run(slow_host).expected_effect.expect("capped");
+    assert!(e.high == 33.3 && e.low == Some(29.4 * 0.85), "{e:?}");
+    // Near misses, each with its reason.
+    for (d, words) in [
+        (pio("QUANTUM FIREBALL EX6.4A", Some(4)), "mode 4"),
+        (pio("ST94011A", Some(5)), "notebook"),
+        (pio("Maxtor 6Y080P0", None), "Ultra DMA modes"),
+    ] {
+        let f = run(d);
+        assert!(
+            f.expected_effect.is_none(),
+            "{words}: {:?}",
+            f.expected_effect
+        );
+        let why = f.expected_effect_unknown.unwrap_or_default();
+        assert!(why.contains(words), "{words}: {why}");
+    }
+    let mut ssd = pio("EXAMPLE FLASH", Some(5));
+    ssd.class = Fact::known(DeviceClass::Ssd, "t");
+    assert!(run(ssd).expected_effect.is_none());
+}
+
 /// A parallel-ATA disk held at UDMA/33 by a 40-wire cable while drive and host support
 /// UDMA/100 (the kernel's /proc/ide/amd table of the corpus's lkml2003mar AMD-768 post:
 /// "Cable Type: 40w", "Transfer Rate: 33.3MB/s", "Highest DMA rate: UDMA100"): with an

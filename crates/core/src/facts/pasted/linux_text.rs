@@ -232,6 +232,7 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                 set_if_unknown(&mut d.write_cache_enabled, h.write_cache_enabled, &key);
                 set_if_unknown(&mut d.trim_supported, h.trim_supported, &key);
                 set_if_unknown(&mut d.size_bytes, h.size_bytes(), &key);
+                set_if_unknown(&mut d.udma_drive_max, h.udma_max, &key);
                 let sata = h.transport.as_deref().is_some_and(|x| x.contains("SATA"))
                     || !h.sata_gens.is_empty();
                 set_if_unknown(&mut d.transport, sata.then_some(Transport::Sata), &key);
