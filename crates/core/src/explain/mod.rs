@@ -173,6 +173,28 @@ pub fn explain(inputs: &[Input]) -> Result<Explanation, ExplainError> {
     findings.extend(tool_readings::checksum_observations(&lines, sys.platform));
     findings.extend(tool_readings::bpf_block_latency_observations(&rec));
     findings.extend(tool_readings::fio_buffered_read_observations(&rec));
+    // A paravirtual disk's fio figures (notice) say what the per-disk check says at
+    // information level: one finding per device, the one that reads the figure.
+    let virt = tool_readings::fio_virtual_disk_observations(&rec);
+    findings.retain(|f| {
+        !(f.check == checks::virtual_or_bridged_device::ID
+            && f.severity < checks::Severity::Notice
+            && virt.iter().any(|v| v.device == f.device))
+    });
+    let virt: Vec<Finding> = virt
+        .into_iter()
+        .filter(|v| !findings.iter().any(|f| f.check == v.check && f.device == v.device))
+        // A figure another finding already reads as the page cache's measures no storage.
+        .filter(|v| {
+            !findings.iter().any(|f| {
+                f.severity >= checks::Severity::Notice
+                    && (f.check == "benchmark-buffered-device" && f.device == v.device
+                        || f.check == "cache-answered"
+                        || f.check == "benchmark-page-cache")
+            })
+        })
+        .collect();
+    findings.extend(virt);
     let stalls = critic::fio_stall_observations(&rec, &findings);
     findings.extend(stalls);
     let ceilings = link_ceiling::link_ceiling_observations(&rec, &sys, &findings);

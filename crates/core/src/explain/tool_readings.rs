@@ -366,6 +366,78 @@ pub(crate) fn fio_buffered_read_observations(rec: &Recognized) -> Vec<Finding> {
     out
 }
 
+/// Observation: a pasted fio run whose figures went through a paravirtual disk (fio's
+/// "Disk stats" lists the devices the jobs' I/O reached, diskutil.c init_disk_util; or the
+/// job's target is the device node): virtio-blk's vdX, Xen's xvdX, FreeBSD's vtbdX
+/// (checks::common::is_virtual_bus). No drive of the guest answers such a disk: virtio 1.1
+/// section 5.2 hands each request to the host's device model, so the rate and latency
+/// measured are those of the host's storage under the disk image (its drives, cache mode,
+/// image format, throttling, a network volume under it), not of a drive. Notice: it changes
+/// how the figure is read, and the fixes are on the host. The per-disk check says the same
+/// at information level when a disk listing names the device without a figure.
+pub(crate) fn fio_virtual_disk_observations(rec: &Recognized) -> Vec<Finding> {
+    let mut out: Vec<Finding> = Vec::new();
+    for (b, rep) in fio_reports(rec) {
+        let typed = b.command.as_deref().filter(|c| c.contains("fio"));
+        let rates: Vec<f64> = rep
+            .jobs
+            .iter()
+            .flat_map(|j| j.results.iter())
+            .filter_map(|d| d.bytes_per_sec)
+            .filter(|r| r.is_finite() && *r > 0.0)
+            .collect();
+        let Some(best) = rates.iter().copied().reduce(f64::max) else {
+            continue;
+        };
+        let targets = rep
+            .jobs
+            .iter()
+            .filter(|j| j.error.is_none())
+            .filter_map(|j| fio_device(&rep, j, typed))
+            .filter(|t| !t.contains('/'));
+        let mut devices: Vec<String> = rep.disk_stats.iter().map(|s| s.name.clone()).collect();
+        devices.extend(targets);
+        for dev in devices {
+            let node = crate::facts::DiskFacts::new(&dev, &format!("/dev/{dev}"));
+            if !crate::checks::common::is_virtual_bus(&node) || out.iter().any(|f| f.device == dev)
+            {
+                continue;
+            }
+            out.push(
+                Finding::new(
+                    crate::checks::virtual_or_bridged_device::ID,
+                    &dev,
+                    Verdict::Problem,
+                    Severity::Notice,
+                    format!(
+                        "{dev}: the pasted fio figures are a paravirtual disk's: they measure \
+                         the host's storage"
+                    ),
+                )
+                .explain(format!(
+                    "fio's I/O went to {dev}, a paravirtual disk (virtio or similar): the \
+                     hypervisor hands every request to its own model of the device, which \
+                     reads and writes a disk image, a volume or a network store on the host. \
+                     The {:.1} MB/s and the latencies measured are therefore those of the \
+                     host's storage and of the path to it (its drives, the disk's cache and \
+                     aio modes, the image format, throttling limits, other guests, or the \
+                     network under a Ceph, iSCSI or cloud volume), not of a drive in this \
+                     machine. Controller, link, NCQ and SMART checks do not apply inside \
+                     the guest; compare with the same test on the host or on another volume \
+                     type.",
+                    best / 1e6
+                ))
+                .evidence(
+                    format!("{} lines {}-{}", b.tool.display(), b.first, b.last),
+                    format!("fio I/O on {dev}, best {:.1} MB/s", best / 1e6),
+                )
+                .confidence(Confidence::Medium),
+            );
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests;
 

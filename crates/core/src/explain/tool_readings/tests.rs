@@ -192,3 +192,35 @@ fn bpf_traces_with_second_long_ios_are_latency_outliers() {
     assert_eq!(ids(&snoop("1843.20")), vec!["latency-outliers"]);
     assert!(ids(&snoop("9.77")).is_empty());
 }
+
+/// fio's figures through a paravirtual disk (the "Disk stats" device, or the job's /dev
+/// target: virtio's vdX, Xen's xvdX, FreeBSD's vtbdX) measure the host's storage: notice.
+/// The same run on a SATA or NVMe disk says nothing of the kind. Written from fio's text
+/// output format (stat.c show_run_stats, diskutil.c print_disk_util), NOT A CAPTURE.
+#[test]
+fn fio_figures_of_a_paravirtual_disk_are_the_hosts() {
+    let run_of = |disk: &str| {
+        format!(
+            "Run status group 0 (all jobs):\n\
+             \x20  READ: bw=41.2MiB/s (43.2MB/s), 10.1MiB/s-10.5MiB/s (10.6MB/s-11.0MB/s), io=2472MiB (2592MB), run=60001-60003msec\n\
+             \x20 WRITE: bw=41.3MiB/s (43.3MB/s), 10.2MiB/s-10.4MiB/s (10.7MB/s-10.9MB/s), io=2478MiB (2598MB), run=60001-60003msec\n\
+             \n\
+             Disk stats (read/write):\n\
+             \x20 {disk}: ios=632100/633410, merge=0/12, ticks=98311/170220, in_queue=268531, util=99.71%\n"
+        )
+    };
+    for disk in ["vdc", "xvdb", "vtbd1"] {
+        assert_eq!(ids(&run_of(disk)), ["virtual-or-bridged-device"], "{disk}");
+    }
+    for disk in ["sdb", "nvme2n1", "ada1"] {
+        assert!(ids(&run_of(disk)).is_empty(), "{disk}: {:?}", ids(&run_of(disk)));
+    }
+    // A one-job run on the device node itself, no Disk stats.
+    let node = "# fio --name=r --filename=/dev/vdd --rw=randread --bs=4k --direct=1 --iodepth=32\n\
+                r: (g=0): rw=randread, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B, ioengine=psync, iodepth=32\n\
+                fio-3.28\nStarting 1 process\n\
+                r: (groupid=0, jobs=1): err= 0: pid=811: Mon Mar  4 10:02:11 2024\n\
+                \x20 read: IOPS=2210, BW=8840KiB/s (9052kB/s)(518MiB/60001msec)\n";
+    assert_eq!(ids(node), ["virtual-or-bridged-device"]);
+    assert!(ids(&node.replace("vdd", "sdd")).is_empty());
+}
