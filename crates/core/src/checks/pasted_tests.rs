@@ -696,7 +696,10 @@ fn a_fio_read_faster_than_any_device_came_from_ram() {
     ] {
         let f = PageCache.run(&sys(Platform::Linux, vec![b]));
         assert_eq!(f.len(), 1, "{f:?}");
-        assert_eq!((f[0].verdict, f[0].severity), (Verdict::Problem, Severity::Notice));
+        assert_eq!(
+            (f[0].verdict, f[0].severity),
+            (Verdict::Problem, Severity::Notice)
+        );
         assert!(f[0].title.contains("RAM"), "{}", f[0].title);
     }
     // A device's latencies (an NVMe drive's 80 us, an Optane's 9 us) and a direct run of a

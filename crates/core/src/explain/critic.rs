@@ -500,9 +500,9 @@ pub fn user_benchmarks(rec: &Recognized, lines: &[super::segment::Line]) -> Vec<
                                 flags,
                                 // fio(1) "lat": slat + clat, the whole request; sync
                                 // engines print no slat, their clat is the whole request.
-                                request_latency_us: d.clat_mean_us.map(|c| {
-                                    c + d.slat_mean_us.unwrap_or(0.0)
-                                }),
+                                request_latency_us: d
+                                    .clat_mean_us
+                                    .map(|c| c + d.slat_mean_us.unwrap_or(0.0)),
                                 from: key.clone(),
                                 ..Default::default()
                             },

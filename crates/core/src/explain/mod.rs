@@ -183,7 +183,11 @@ pub fn explain(inputs: &[Input]) -> Result<Explanation, ExplainError> {
     });
     let virt: Vec<Finding> = virt
         .into_iter()
-        .filter(|v| !findings.iter().any(|f| f.check == v.check && f.device == v.device))
+        .filter(|v| {
+            !findings
+                .iter()
+                .any(|f| f.check == v.check && f.device == v.device)
+        })
         // A figure another finding already reads as the page cache's measures no storage.
         .filter(|v| {
             !findings.iter().any(|f| {

@@ -666,9 +666,7 @@ fn fio_jobs_that_stopped_with_eio() {
     let fine = run(&run_of(" 0", "vdb", ""));
     assert_eq!(ids(&fine), ["virtual-or-bridged-device"]);
     assert!(
-        problems(&fine)
-            .iter()
-            .all(|(_, s)| *s == Severity::Notice),
+        problems(&fine).iter().all(|(_, s)| *s == Severity::Notice),
         "{:?}",
         problems(&fine)
     );

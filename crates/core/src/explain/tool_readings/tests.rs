@@ -213,7 +213,11 @@ fn fio_figures_of_a_paravirtual_disk_are_the_hosts() {
         assert_eq!(ids(&run_of(disk)), ["virtual-or-bridged-device"], "{disk}");
     }
     for disk in ["sdb", "nvme2n1", "ada1"] {
-        assert!(ids(&run_of(disk)).is_empty(), "{disk}: {:?}", ids(&run_of(disk)));
+        assert!(
+            ids(&run_of(disk)).is_empty(),
+            "{disk}: {:?}",
+            ids(&run_of(disk))
+        );
     }
     // A one-job run on the device node itself, no Disk stats.
     let node = "# fio --name=r --filename=/dev/vdd --rw=randread --bs=4k --direct=1 --iodepth=32\n\
