@@ -42,20 +42,12 @@ impl Check for ReadErrors {
 /// write" (fs/buffer.c end_buffer_async_write) means written data never reached the disk.
 fn kernel_failed_requests(sys: &SystemFacts) -> Vec<Finding> {
     let mut out = Vec::new();
-    // A loop device and a CD/DVD drive are out of the drive checks' scope
-    // (common::in_scope), but their failed requests are still failed I/O: a loop device's
-    // are its backing file's, an optical drive's the disc's or the drive's (sr.c names
-    // it "sr%d"), said here.
-    let optical = |d: &crate::facts::DiskFacts| {
-        matches!(d.class.get(), Some(crate::facts::DeviceClass::Optical))
-            || d.name.strip_prefix("sr").is_some_and(|r| {
-                !r.is_empty() && r.len() <= 3 && r.bytes().all(|c| c.is_ascii_digit())
-            })
-    };
+    // A loop device is out of the drive checks' scope (common::in_scope), but its failed
+    // requests are its backing file's, said here. (An optical drive stays out: an empty
+    // tray's probes fail the same way, "Buffer I/O error on dev sr0, logical block 0",
+    // with nothing wrong.)
     let disks = sys.disks.iter().filter(|d| {
-        crate::checks::common::in_scope(d)
-            || crate::sources::kernel_log::is_loop_device(&d.name)
-            || optical(d)
+        crate::checks::common::in_scope(d) || crate::sources::kernel_log::is_loop_device(&d.name)
     });
     for d in disks {
         let lines = crate::checks::media_errors::generic_io_errors_only(sys, d);
