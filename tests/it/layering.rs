@@ -735,7 +735,6 @@ const STAYS_PUB: &[&str] = &[
     // Parsers' results that diskdoc-core reads through a `pub fn` of diskdoc-sources without
     // naming the type (diskdoc-sources is a crate of its own, so they cannot be pub(crate)).
     "sources/badblocks.rs:BadblocksRun",
-    "sources/btrfs_stats.rs:BtrfsDevStats",
     "sources/cryptsetup_benchmark.rs:CipherSpeed",
     "sources/dd_bs_test.rs:BsRow",
     "sources/dd_bs_test.rs:BsTest",

@@ -42,12 +42,16 @@ impl Check for ReadErrors {
 /// write" (fs/buffer.c end_buffer_async_write) means written data never reached the disk.
 fn kernel_failed_requests(sys: &SystemFacts) -> Vec<Finding> {
     let mut out = Vec::new();
-    // A loop device is out of the drive checks' scope (common::in_scope), but its failed
-    // requests are its backing file's, said here. (An optical drive stays out: an empty
-    // tray's probes fail the same way, "Buffer I/O error on dev sr0, logical block 0",
-    // with nothing wrong.)
+    // A loop device is out of the drive checks' scope (common::in_scope), but when a pasted
+    // log names one its failed requests are its backing file's, said here. Only a loop
+    // device known by its name alone (class unknown: a paste's kernel lines): a live run
+    // reads the class from sysfs, and there a loop device's old errors in the kernel ring
+    // are test images and detached files, no question the user asked. (An optical drive
+    // stays out: an empty tray's probes fail the same way, "Buffer I/O error on dev sr0,
+    // logical block 0", with nothing wrong.)
     let disks = sys.disks.iter().filter(|d| {
-        crate::checks::common::in_scope(d) || crate::sources::kernel_log::is_loop_device(&d.name)
+        crate::checks::common::in_scope(d)
+            || (d.class.get().is_none() && crate::sources::kernel_log::is_loop_device(&d.name))
     });
     for d in disks {
         let lines = crate::checks::media_errors::generic_io_errors_only(sys, d);
