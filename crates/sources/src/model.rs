@@ -727,6 +727,21 @@ impl VdevErrors {
             || (self.pool.is_empty() && self.line.contains("] write_io_errs "))
     }
 
+    /// Whether only writes failed on the vdev: a write count, no failed reads, no checksum
+    /// errors and no "too many errors" note. A drive that meets a bad sector on a write
+    /// remaps it (ACS-4 and SBC-4 automatic reallocation on write, smartctl's
+    /// Reallocated_Sector_Ct), so a write the device did not complete is the device, its
+    /// cable, controller or power failing the request, not a sector found bad.
+    pub fn writes_only_failed(&self) -> bool {
+        self.write_errors.is_some_and(|n| n > 0)
+            && self.read_errors.is_none_or(|n| n == 0)
+            && self.checksum_errors.is_none_or(|n| n == 0)
+            && !self
+                .note
+                .as_deref()
+                .is_some_and(|n| n.contains("too many errors"))
+    }
+
     /// Whether ZFS counted checksum errors on the vdev and no failed I/O: blocks came back
     /// different from what was written (zpool-status(8), message ZFS-8000-9P), from the
     /// disk, its cable or controller, or the machine's memory.

@@ -778,7 +778,13 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
     }
     // ZFS's own count of failed reads and writes on the vdev (zpool-status(8)): the
     // drive returned an error or none in time, which its SMART counters may not show yet.
-    for v in d.vdev_errors.iter().filter(|v| v.io_failed()) {
+    // Writes alone that failed name no sector (a drive remaps on write): read-errors
+    // reports them.
+    for v in d
+        .vdev_errors
+        .iter()
+        .filter(|v| v.io_failed() && !v.writes_only_failed())
+    {
         let n = |x: Option<u64>| x.map(|n| n.to_string()).unwrap_or_else(|| "?".into());
         // btrfs's per-device counters (btrfs device stats) count bios the device failed
         // (fs/btrfs/volumes.h BTRFS_DEV_STAT_{WRITE,READ,FLUSH}_ERRS: the block layer

@@ -25,7 +25,7 @@ impl Check for ReadErrors {
         let mut out = per_disk_results(self, sys);
         out.extend(pool_io_failures(sys));
         out.extend(btrfs_scrub_failures(sys));
-        out.extend(btrfs_failed_io(sys));
+        out.extend(counted_failed_io(sys));
         let kernel: Vec<Finding> = kernel_failed_requests(sys)
             .into_iter()
             .filter(|f| !out.iter().any(|o| o.device == f.device && o.is_problem()))
@@ -133,41 +133,70 @@ fn kernel_failed_requests(sys: &SystemFacts) -> Vec<Finding> {
     out
 }
 
-/// The member devices btrfs saw fail bios (`btrfs device stats`: write_io_errs,
-/// read_io_errs, flush_io_errs, fs/btrfs/volumes.h BTRFS_DEV_STAT_*_ERRS, counted in
-/// btrfs_end_bio when the block layer completes a bio with an error): the device or its path
-/// did not complete those requests. No counter names a sector, so they are failed I/O, not
-/// media evidence (media-errors keeps devices that also returned corrupted blocks).
-fn btrfs_failed_io(sys: &SystemFacts) -> Vec<Finding> {
+/// Per-device counts of failed requests that name no sector, as read-errors:
+/// - the member devices btrfs saw fail bios (`btrfs device stats`: write_io_errs,
+///   read_io_errs, flush_io_errs, fs/btrfs/volumes.h BTRFS_DEV_STAT_*_ERRS, counted in
+///   btrfs_end_bio when the block layer completes a bio with an error): the device or its
+///   path did not complete those requests (media-errors keeps devices that also returned
+///   corrupted blocks);
+/// - ZFS vdevs on which only writes failed ([`VdevErrors::writes_only_failed`]): zpool
+///   status's WRITE column counts "I/O errors that occurred while issuing a write request"
+///   (zpool-status(8), zpoolconcepts(7)); with no failed read and no checksum error beside
+///   it nothing shows a bad sector (a drive remaps one when it is written).
+fn counted_failed_io(sys: &SystemFacts) -> Vec<Finding> {
     let mut out = Vec::new();
     for d in crate::checks::common::disks(sys) {
-        for v in d
-            .vdev_errors
-            .iter()
-            .filter(|v| v.is_btrfs() && v.io_failed())
-        {
+        for v in &d.vdev_errors {
             let n = |x: Option<u64>| x.unwrap_or(0);
+            let smart = ask(Ask::SmartReport, &d.dev_path);
+            let (title, text) = if v.is_btrfs() && v.io_failed() {
+                (
+                    format!(
+                        "{}: btrfs counted {} failed read(s) and {} failed write(s) or flush(es)",
+                        v.vdev,
+                        n(v.read_errors),
+                        n(v.write_errors)
+                    ),
+                    format!(
+                        "btrfs's counters of {} (since the last `btrfs device stats -z`) count \
+                         bios the block layer completed with an error: the device, its cable, \
+                         controller or power did not complete them. They name no sector: the \
+                         kernel log of the moment (`dmesg`) and the drive's own counters \
+                         (`{smart}`) say whether the medium or the path failed.",
+                        v.vdev
+                    ),
+                )
+            } else if !v.is_btrfs() && v.writes_only_failed() {
+                (
+                    format!(
+                        "{}: ZFS counted {} failed write(s) and no failed read or checksum \
+                         error",
+                        v.vdev,
+                        n(v.write_errors)
+                    ),
+                    format!(
+                        "ZFS's WRITE count of {} is the writes the device did not complete. A \
+                         drive that meets a bad sector on a write remaps it to a spare, so \
+                         failed writes with no failed read and no checksum error point at the \
+                         device or its path (cable, controller, power, a reset), not at the \
+                         medium. The kernel log of the moment (`dmesg`) names the cause; the \
+                         drive's own counters (`{smart}`) show whether it logged the errors. \
+                         After fixing it, `zpool clear` resets the count and a scrub reads \
+                         everything back.",
+                        v.vdev
+                    ),
+                )
+            } else {
+                continue;
+            };
             let f = Finding::new(
                 "read-errors",
                 &d.name,
                 Verdict::Problem,
                 Severity::Warning,
-                format!(
-                    "{}: btrfs counted {} failed read(s) and {} failed write(s) or flush(es)",
-                    v.vdev,
-                    n(v.read_errors),
-                    n(v.write_errors)
-                ),
+                title,
             )
-            .explain(format!(
-                "btrfs's counters of {} (since the last `btrfs device stats -z`) count bios the \
-                 block layer completed with an error: the device, its cable, controller or \
-                 power did not complete them. They name no sector: the kernel log of the \
-                 moment (`dmesg`) and the drive's own counters (`{}`) say whether the medium \
-                 or the path failed.",
-                v.vdev,
-                ask(Ask::SmartReport, &d.dev_path)
-            ))
+            .explain(text)
             .confidence(Confidence::Medium)
             .evidence(v.from.clone(), v.line.clone());
             out.push(f);

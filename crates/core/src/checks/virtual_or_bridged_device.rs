@@ -566,11 +566,20 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
         return emulated_legacy_ide(sys, d, &model, &why);
     }
     if let Some(model) = emulated {
+        // smartctl run on it and refused (no SMART of an emulated disk): the paste asks why
+        // the disk's health cannot be read, and the emulation is the answer (notice).
+        let smart_refused = d.smart.why().is_some_and(|w| {
+            w.contains("lacks SMART capability") || w.contains("mandatory SMART command failed")
+        });
         let f = Finding::new(
             ID,
             &d.name,
             Verdict::Problem,
-            VM_SEVERITY,
+            if smart_refused {
+                Severity::Notice
+            } else {
+                VM_SEVERITY
+            },
             format!("{}: emulated disk ({model})", d.name),
         )
         .explain(if d.class.get() == Some(DeviceClass::Nvme) {
@@ -591,8 +600,14 @@ pub(crate) fn check_disk(sys: &SystemFacts, d: &DiskFacts) -> Finding {
                  controller mode, link speed, NCQ and write cache diskdoc reads are those of the \
                  emulation, not of the drive on the host, and an emulated IDE or AHCI controller \
                  runs about as fast either way. SMART data, if any, is canned. Partition alignment \
-                 and encryption layers still matter. Run diskdoc on the host for the hardware.",
-                d.name
+                 and encryption layers still matter. Run diskdoc on the host for the hardware.{}",
+                d.name,
+                if smart_refused {
+                    " smartctl found no SMART on it because there is no drive in the guest to \
+                     ask: the host's own `smartctl -a` on the physical disk gives its health."
+                } else {
+                    ""
+                }
             )
         })
         .confidence(Confidence::Medium);
@@ -1164,6 +1179,36 @@ fn usb2_bound_rate(sys: &SystemFacts, d: &DiskFacts) -> Option<f64> {
 /// Only reads of the device count: hdparm -t (-T times the page cache), diskinfo -t, a
 /// large-block dd to /dev/null of the disk or one of its partitions, diskdoc's own
 /// sequential read.
+/// Whether the kernel failed requests of this USB drive without naming its medium (an I/O
+/// error or a timeout, a target gone from the bus, DID_NO_CONNECT): the bridge, its link,
+/// cable or power is the first suspect of a USB disk's failed I/O.
+fn usb_requests_failed(d: &DiskFacts) -> bool {
+    d.kernel_events.iter().any(|e| {
+        matches!(
+            e.kind,
+            KernelEventKind::IoError | KernelEventKind::IoTimeout
+        )
+    })
+}
+
+/// Whether a rate of this USB drive is known: a pasted benchmark that names it (or the only
+/// disk, when the benchmark names none) or a test of this run.
+fn measured_on_usb(sys: &SystemFacts, d: &DiskFacts) -> bool {
+    let only = sys.disks.len() == 1;
+    let of_disk = |i: Option<&str>| match i.and_then(|p| p.strip_prefix("/dev/")) {
+        Some(n) => n.starts_with(d.name.as_str()),
+        None => only && i.is_none(),
+    };
+    sys.user_benchmarks.iter().any(|b| {
+        b.error.is_none()
+            && b.bytes_per_sec.is_some()
+            && (of_disk(b.input.as_deref()) || of_disk(b.output.as_deref()))
+    }) || sys
+        .benchmarks
+        .iter()
+        .any(|r| r.disk == d.name && r.error.is_none())
+}
+
 fn reads_past_usb2(sys: &SystemFacts, d: &DiskFacts) -> bool {
     let floor = super::effect::usb::USB2_BULK_MBPS * 1.5e6;
     let only = sys.disks.len() == 1;
@@ -1904,8 +1949,22 @@ fn usb_transport(sys: &SystemFacts, d: &DiskFacts) -> Finding {
                     fast mode. A USB 3 Gen 1 port carries at most about 400-450 MB/s, USB 2 \
                     about 40 MB/s.",
         ),
+        // Bulk-Only Transport is what every USB stick and card reader and many hard-disk
+        // enclosures speak (UAS needs a USB 3 bridge that offers it). It is the warning where
+        // something shows it costing: a rate of this drive in the paste or the run that is
+        // not past what USB 2 carries, or requests of it that failed (the bridge is the first
+        // suspect). A rate past USB 2 says the transport holds nothing back (info). An attach
+        // alone is a notice: the blind corpus weighs it both ways (healthy sticks and
+        // enclosures, batches 33, 35, 41; threads asking why UAS is not used, batches 2, 16,
+        // 20, 26), and the notice says what it costs without calling it a fault.
         Some("usb-storage") | Some("umass") => (
-            Severity::Warning,
+            if (measured_on_usb(sys, d) && !reads_past_usb2(sys, d)) || usb_requests_failed(d) {
+                Severity::Warning
+            } else if measured_on_usb(sys, d) {
+                Severity::Info
+            } else {
+                Severity::Notice
+            },
             format!(
                 "{}: USB drive using Bulk-Only Transport (no command queueing)",
                 d.name

@@ -167,6 +167,7 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
     } else {
         no_medium = no_medium.saturating_add(gone.len());
     }
+    no_medium = no_medium.saturating_add(passive_path_refusals(log, &out));
     while no_medium > 0 {
         let Some(i) = out.iter().rposition(|e| e.kind == KernelEventKind::IoError) else {
             break;
@@ -302,6 +303,58 @@ fn ide_channel_of(disk: &str) -> Option<String> {
 /// key 2h NOT READY. `low` is the lowercased line.
 fn is_no_medium_sense(low: &str) -> bool {
     low.contains("medium not present") || low.contains("asc=0x3a ")
+}
+
+/// How many of the disk's I/O-error lines `out` are a path that does not serve I/O refusing
+/// it, not a fault of the disk. A LUN of a multipath array answers on the paths to the
+/// controller that does not own it with sense NOT READY (2h) and ASC 04h: ASCQ 0Ah
+/// "asymmetric access state transition", 0Bh "target port in standby state", 0Ch "target
+/// port in unavailable state" (the ALUA states, SPC-4 5.15.2 and annex D), or, on
+/// active/passive arrays without ALUA (EMC CLARiiON's passive storage processor, the case of
+/// Red Hat solution 18746), 03h "manual intervention required". Every scan of the block
+/// devices (the partition table, blkid, LVM's label and metadata) reads the first sectors
+/// of each path and fails there. The standby and unavailable states name the path; 03h
+/// does only when every failed request of the disk is in that first MiB (sector < 2048): a
+/// drive that needs intervention fails reads wherever they go. The sense lines often
+/// carry only the H:C:T:L address ("sd 0:0:0:3: Device not ready"), so the whole log is
+/// read for them.
+fn passive_path_refusals(log: &str, out: &[KernelEvent]) -> usize {
+    let io: Vec<&KernelEvent> = out
+        .iter()
+        .filter(|e| e.kind == KernelEventKind::IoError)
+        .collect();
+    if io.is_empty() {
+        return 0;
+    }
+    let (mut port_state, mut manual) = (false, false);
+    for l in log.lines() {
+        let low = l.to_ascii_lowercase();
+        port_state |= low.contains("target port in standby state")
+            || low.contains("target port in unavailable state")
+            || low.contains("asymmetric access state transition");
+        manual |= low.contains("not ready, manual intervention required");
+    }
+    // The number after `key` in a line: "sector 0" (the block layer, 512-byte sectors) or
+    // "logical block 0" (buffer.c, filesystem blocks of at most 4 KiB: 8 sectors).
+    let after = |line: &str, key: &str| {
+        line.split_once(key).and_then(|(_, r)| {
+            r.split(|c: char| !c.is_ascii_digit())
+                .next()
+                .and_then(|d| d.parse::<u64>().ok())
+        })
+    };
+    let label_area = || {
+        io.iter().all(|e| {
+            after(&e.line, ", sector ")
+                .or_else(|| after(&e.line, "logical block ").map(|b| b.saturating_mul(8)))
+                .is_some_and(|sector| sector < 2048)
+        })
+    };
+    if port_state || (manual && label_area()) {
+        io.len()
+    } else {
+        0
+    }
 }
 
 /// A line that resets a USB device or a disk's link: the hub driver re-initialising a
@@ -1510,6 +1563,9 @@ pub fn is_mfi_timeout(body: &str) -> bool {
 /// unit ("mpr0: ... log_info 0x31110e05", "log_info(0x31120100)"). None on any other line.
 pub(crate) fn sas_log_info(body: &str) -> Option<u32> {
     let b = body.trim_start();
+    if let Some(word) = fusion_log_info(b) {
+        return Some(word);
+    }
     let (ctrl, rest) = b.split_once(':')?;
     let unit = ctrl
         .strip_prefix("mpt3sas_cm")
@@ -1526,6 +1582,27 @@ pub(crate) fn sas_log_info(body: &str) -> Option<u32> {
     let hex = after
         .trim_start_matches(['(', ' ', '='])
         .strip_prefix("0x")?;
+    let digits: String = hex.chars().take_while(char::is_ascii_hexdigit).collect();
+    if digits.len() != 8 {
+        return None;
+    }
+    u32::from_str_radix(&digits, 16).ok()
+}
+
+/// The same word from the older Fusion-MPT driver of Linux (drivers/message/fusion/mptbase.c
+/// mpt_sas_log_info: "%s: LogInfo(0x%08x): Originator={%s}, Code={%s}, SubCode(0x%04x)",
+/// printed behind the module and IOC names: "mptbase: ioc0: LogInfo(0x30030103):
+/// Originator={IOP}, Code={Invalid Page}, SubCode(0x0103)").
+fn fusion_log_info(b: &str) -> Option<u32> {
+    let rest = ["mptbase: ", "mptsas: ", "mptscsih: ", "mptspi: "]
+        .iter()
+        .find_map(|m| b.strip_prefix(m))?;
+    let (ioc, rest) = rest.split_once(": ")?;
+    let unit = ioc.strip_prefix("ioc")?;
+    if unit.is_empty() || !unit.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let hex = rest.strip_prefix("LogInfo(0x")?;
     let digits: String = hex.chars().take_while(char::is_ascii_hexdigit).collect();
     if digits.len() != 8 {
         return None;
@@ -2573,10 +2650,46 @@ pub fn usb_id_of(dev: &str, log: &str) -> Option<(String, String)> {
 /// (drivers/usb/storage/uas-detect.h uas_use_uas_driver: "usb 2-1.3: UAS is ignored for
 /// this device, using usb-storage instead"): the bridge offers UAS and the kernel's quirks
 /// keep it on Bulk-Only Transport.
+///
+/// The same holds when the host controller keeps UAS off (uas-detect.h: "usb 3-1: USB
+/// controller f10f8000.usb3 does not support streams, which are required by the UAS
+/// driver."), when usb-storage's quirk flags for the device carry US_FL_IGNORE_UAS
+/// (0x00800000, include/linux/usb_usual.h: "usb-storage 2-2:1.0: Quirks match for vid 174c
+/// pid 55aa: 800000"), and when the kernel command line sets the 'u' quirk
+/// ("usb-storage.quirks=0bc2:231a:u", Documentation/admin-guide/kernel-parameters.txt) for
+/// the device's vid:pid, or for any device when the paste does not give its IDs.
 pub fn uas_ignored(dev: &str, log: &str) -> bool {
     let want = format!("usb {dev}: UAS is ignored for this device");
-    log.lines()
-        .any(|raw| strip_prefixes(raw).starts_with(&want))
+    let streams = format!("usb {dev}: USB controller ");
+    let quirks = format!("usb-storage {dev}:");
+    let id = usb_id_of(dev, log);
+    log.lines().any(|raw| {
+        let b = strip_prefixes(raw);
+        b.starts_with(&want)
+            || (b.starts_with(&streams)
+                && b.contains("does not support streams, which are required by the UAS driver"))
+            || (b.starts_with(&quirks)
+                && b.split_once("Quirks match for vid ")
+                    .and_then(|(_, r)| r.rsplit_once(": "))
+                    .and_then(|(_, flags)| u32::from_str_radix(flags.trim(), 16).ok())
+                    .is_some_and(|f| f & 0x0080_0000 != 0))
+            || raw
+                .split_whitespace()
+                .filter_map(|w| w.strip_prefix("usb-storage.quirks="))
+                .flat_map(|list| list.split(','))
+                .any(|q| {
+                    let mut parts = q.splitn(3, ':');
+                    let (v, p, flags) = (parts.next(), parts.next(), parts.next());
+                    flags.is_some_and(|f| f.contains('u'))
+                        && match (&id, v, p) {
+                            (Some((iv, ip)), Some(v), Some(p)) => {
+                                iv.eq_ignore_ascii_case(v) && ip.eq_ignore_ascii_case(p)
+                            }
+                            (None, Some(_), Some(_)) => true,
+                            _ => false,
+                        }
+                })
+    })
 }
 
 /// The USB device ("2-2") a usb-storage line names: "usb-storage 2-2:1.0: USB Mass Storage
@@ -4188,9 +4301,11 @@ use crate::sources::spec;
 // util-linux dmesg's own decorations: -x/--decode's "kern  :info  : " (print_record
 // "%-6s:%-6s: ") and --reltime's "[Jan13 04:31]" and "[  +0.010370]". A blog that trims
 // -T's ctime to the time and year keeps "[08:32:30 2021] " (the weekday, month and day cut).
+// dmesg --time-format=iso and log shippers put a bare ISO 8601 stamp first
+// ("2017-10-09T07:30:25,651011+00:00 ", "2017-10-09T07:30:25+0000: "), no tag after it.
 crate::rx!(
     pub LINUX_PREFIX,
-    r"^(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*\s+(?:\S+\s+)?kernel:\s*|(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+(?:[.,]\d{1,9})?\s+\[kernel\]\s+|\[\s*\d+\.\d+\]\s*(?:kernel:\s*)?|\d+\.\d{6}\]\s+|\[(?:\w{2,5}\.? \w{2,5}\.? [ \d]\d )?\d\d:\d\d:\d\d \d{4}\]\s*|<\d{1,3}>1 \d{4}-\d\d-\d\dT\S+ \S+ kernel - - - |(?:\w{2,5}\.?\s+)?\w{3,5}\.?\s+\d+\s+[\d:]+(?:[.,]\d{1,9})?\s+(?:\d{4}\s+)?(?:\S+\s+){0,2}/?kernel:\s*|\d\d?:\d\d:\d\d(?:[.,]\d{1,9})?\s+(?:\S+\s+)?kernel:\s*|(?:[\w.-]+\s+)?kernel:\s+|<\d{1,3}>|(?:kern|user|mail|daemon|auth|syslog|lpr|news|uucp|cron|authpriv|ftp|local[0-7])\s*:\s*(?:emerg|alert|crit|err|warn|notice|info|debug)\s*:\s*|\[\s*\+\d+\.\d+\]\s*|\[[A-Z][a-z]{2}\s?\d{1,2} \d\d:\d\d\]\s*)"
+    r"^(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*\s+(?:\S+\s+)?kernel:\s*|\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?:?\s+|(?:\w{3}\s+)?\w{3}\s+\d+\s+[\d:]+(?:[.,]\d{1,9})?\s+\[kernel\]\s+|\[\s*\d+\.\d+\]\s*(?:kernel:\s*)?|\d+\.\d{6}\]\s+|\[(?:\w{2,5}\.? \w{2,5}\.? [ \d]\d )?\d\d:\d\d:\d\d \d{4}\]\s*|<\d{1,3}>1 \d{4}-\d\d-\d\dT\S+ \S+ kernel - - - |(?:\w{2,5}\.?\s+)?\w{3,5}\.?\s+\d+\s+[\d:]+(?:[.,]\d{1,9})?\s+(?:\d{4}\s+)?(?:\S+\s+){0,2}/?kernel:\s*|\d\d?:\d\d:\d\d(?:[.,]\d{1,9})?\s+(?:\S+\s+)?kernel:\s*|(?:[\w.-]+\s+)?kernel:\s+|<\d{1,3}>|(?:kern|user|mail|daemon|auth|syslog|lpr|news|uucp|cron|authpriv|ftp|local[0-7])\s*:\s*(?:emerg|alert|crit|err|warn|notice|info|debug)\s*:\s*|\[\s*\+\d+\.\d+\]\s*|\[[A-Z][a-z]{2}\s?\d{1,2} \d\d:\d\d\]\s*)"
 );
 crate::rx!(
     // libata-core.c ata_host_register prints "ataN: %cATA max MODE ..." with P for a parallel
@@ -4209,11 +4324,14 @@ crate::rx!(
     // prefix) often reach a post without their "sd H:C:T:L: " head ("[sda] tag#7
     // uas_zap_pending 0 uas-tag 13 inflight: CMD", "[sdb] tag#0 FAILED Result: ..."): the
     // bracketed sd name followed by "tag#" is Linux's alone.
+    // The LSI Fusion-MPT drivers name themselves by module and IOC ("mptbase: ioc0: ",
+    // drivers/message/fusion/mptbase.c MYIOC_s_FMT "%s: ") and mpt2sas/mpt3sas by their
+    // controller ("mpt3sas_cm0: "): Linux's; FreeBSD's are mpt(4), mps(4) and mpr(4).
     // The HP Smart Array driver drivers/block/cciss.c (Linux only; FreeBSD's is ciss(4))
     // prints "cciss: cmd ... has CHECK CONDITION ..." and, through dev_warn, "cciss
     // 0000:05:00.0: ...".
     pub LINUX_DMESG_BARE,
-    r"^(?:scsi\d+ : [\w-]|cciss(?:: | [0-9a-f]{4}:[0-9a-f]{2}:)|libata version \d|(?:ata_piix|ata_generic|pata_[a-z0-9]+|sata_[a-z0-9]+)(?:: | [0-9a-f]{4}:[0-9a-f]{2}:)|ata\d+(?:\.\d+)?: (?:SATA|PATA max|ATAPI: |limited to |ATA-|FORCE: |configured|exception|status|translated ATA stat/err |dev \d+ (?:cfg |ATA-|configured)|cmd|error|failed|hard resetting|soft resetting port|tag \d+ cmd 0x|limiting|COMRESET|softreset|link|EH|irq_stat|SError|\d+ sectors|Features|supports|Model|NCQ|DMA|qc timeout|found unknown|revalidation)|sd \d+:\d+:\d+:\d+: |\[sd[a-z]{1,3}\] tag#\d+ |scsi \d+:\d+:\d+:\d+: |scsi host\d+: |usb-storage \d+-[\d.]+:|usb \d+-[\d.]+: |ahci \d{4}:|nvme nvme\d+|blk_update_request|print_req_error|Buffer I/O error|end_request|I/O error, dev|critical (?:target|medium|nexus|space allocation) error, dev |Linux version \d|hd[a-z]{1,2}:\s?(?:hd[a-z]{1,2}:\s)?(?:[\w ]+: (?:status|error)=0x[0-9a-fA-F]{2}|lost interrupt|DMA timeout error|dma_timer_expiry|irq timeout|[\w ]+: bad DMA status|DMA disabled|.*, ATA DISK drive)|ide\d+: reset|ide: failed opcode)"
+    r"^(?:scsi\d+ : [\w-]|cciss(?:: | [0-9a-f]{4}:[0-9a-f]{2}:)|libata version \d|(?:ata_piix|ata_generic|pata_[a-z0-9]+|sata_[a-z0-9]+)(?:: | [0-9a-f]{4}:[0-9a-f]{2}:)|ata\d+(?:\.\d+)?: (?:SATA|PATA max|ATAPI: |limited to |ATA-|FORCE: |configured|exception|status|translated ATA stat/err |dev \d+ (?:cfg |ATA-|configured)|cmd|error|failed|hard resetting|soft resetting port|tag \d+ cmd 0x|limiting|COMRESET|softreset|link|EH|irq_stat|SError|\d+ sectors|Features|supports|Model|NCQ|DMA|qc timeout|found unknown|revalidation)|sd \d+:\d+:\d+:\d+: |\[sd[a-z]{1,3}\] tag#\d+ |scsi \d+:\d+:\d+:\d+: |scsi host\d+: |mpt(?:base|sas|scsih|spi|ctl): ioc\d+: |mpt[23]sas(?:_cm)?\d+: |usb-storage \d+-[\d.]+:|usb \d+-[\d.]+: |ahci \d{4}:|nvme nvme\d+|blk_update_request|print_req_error|Buffer I/O error|end_request|I/O error, dev|critical (?:target|medium|nexus|space allocation) error, dev |Linux version \d|hd[a-z]{1,2}:\s?(?:hd[a-z]{1,2}:\s)?(?:[\w ]+: (?:status|error)=0x[0-9a-fA-F]{2}|lost interrupt|DMA timeout error|dma_timer_expiry|irq timeout|[\w ]+: bad DMA status|DMA disabled|.*, ATA DISK drive)|ide\d+: reset|ide: failed opcode)"
 );
 
 crate::rx!(LIBATA_PORT, r"^ata\d+(?:\.\d{2})?: ");

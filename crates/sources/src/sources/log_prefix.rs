@@ -71,7 +71,7 @@ pub fn strip_prefixes(raw: &str) -> &str {
             break;
         }
     }
-    let t = strip_dmesg_decode(strip_headless_stamp(s.trim_start()));
+    let t = strip_dmesg_decode(strip_headless_stamp(strip_iso_stamp(s.trim_start())));
     if let Some(rest) = t.strip_prefix('[')
         && let Some(end) = rest.find(']')
     {
@@ -231,6 +231,53 @@ fn strip_headless_stamp(s: &str) -> &str {
         rest
     } else {
         s
+    }
+}
+
+/// An ISO 8601 wall-clock stamp before the message, with no syslog tag after it: util-linux
+/// dmesg --time-format=iso ("%Y-%m-%dT%H:%M:%S,%06ld%+03d:%02d ", dmesg.c
+/// iso_8601_time), and loggers and log shippers that print "2017-10-09T07:30:25+0000: "
+/// (a colon after the zone). Fraction, zone ("Z", "+00:00", "+0000") and the colon are
+/// optional; at least one blank must follow, so a date inside a message stays.
+fn strip_iso_stamp(s: &str) -> &str {
+    let b = s.as_bytes();
+    let digit = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
+    let at = |i: usize, c: u8| b.get(i) == Some(&c);
+    let shape = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18]
+        .iter()
+        .all(|&i| digit(i))
+        && at(4, b'-')
+        && at(7, b'-')
+        && (at(10, b'T') || at(10, b' '))
+        && at(13, b':')
+        && at(16, b':');
+    if !shape {
+        return s;
+    }
+    let mut i = 19;
+    if at(i, b'.') || at(i, b',') {
+        i += 1;
+        while digit(i) {
+            i += 1;
+        }
+    }
+    if at(i, b'Z') {
+        i += 1;
+    } else if (at(i, b'+') || at(i, b'-')) && digit(i + 1) && digit(i + 2) {
+        i += 3;
+        if at(i, b':') && digit(i + 1) {
+            i += 1;
+        }
+        while digit(i) {
+            i += 1;
+        }
+    }
+    if at(i, b':') {
+        i += 1;
+    }
+    match s.get(i..) {
+        Some(rest) if rest.starts_with([' ', '\t']) => rest.trim_start(),
+        _ => s,
     }
 }
 

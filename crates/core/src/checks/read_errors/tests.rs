@@ -320,3 +320,37 @@ fn loop_device_errors_point_at_the_backing_file() {
     let fs = ReadErrors.run(&linux(sd));
     assert!(!fs[0].explanation.contains("backing file"), "{fs:?}");
 }
+
+/// ZFS WRITE counts with no failed read and no checksum error name no sector (a drive remaps
+/// on write): read-errors, and media-errors stays silent; one failed read beside them makes
+/// it the medium's again.
+#[test]
+fn zfs_write_only_errors_are_read_errors_not_media() {
+    use crate::checks::media_errors::MediaErrors;
+    let vdev = |r: u64, w: u64, c: u64| crate::facts::VdevErrors {
+        pool: "vault".into(),
+        vdev: "ada3".into(),
+        state: Some("ONLINE".into()),
+        read_errors: Some(r),
+        write_errors: Some(w),
+        checksum_errors: Some(c),
+        note: None,
+        line: format!("ada3 ONLINE {r} {w} {c}"),
+        from: "cmd:zpool status".into(),
+    };
+    let mut d = crate::checks::testutil::sata_hdd_ahci();
+    d.vdev_errors.push(vdev(0, 3, 0));
+    let s = crate::checks::testutil::linux(d.clone());
+    let f: Vec<Finding> = ReadErrors
+        .run(&s)
+        .into_iter()
+        .filter(|f| f.is_problem())
+        .collect();
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert!(f[0].title.contains("3 failed write(s)"), "{}", f[0].title);
+    assert!(!MediaErrors.run(&s).iter().any(Finding::is_problem));
+    d.vdev_errors = vec![vdev(1, 3, 0)];
+    let s = crate::checks::testutil::linux(d);
+    assert!(!ReadErrors.run(&s).iter().any(Finding::is_problem));
+    assert!(MediaErrors.run(&s).iter().any(Finding::is_problem));
+}

@@ -70,6 +70,28 @@ fn qemu_model_is_emulated() {
     assert_eq!(f.evidence[0].source, "ioctl:/dev/sda:ATA_IDENTIFY");
 }
 
+/// A pasted smartctl that found no SMART on an emulated disk: the emulation is why, said at
+/// notice with the host as the place to ask; an emulated disk alone stays information.
+#[test]
+fn smartctl_refused_on_an_emulated_disk_is_a_notice() {
+    let mut d = sata_hdd_ahci();
+    d.model = Fact::known("Virtual disk".to_string(), "cmd:smartctl -a /dev/sda");
+    d.class = Fact::known(DeviceClass::Virtual, "cmd:smartctl -a /dev/sda");
+    d.smart = Fact::unknown(
+        "cmd:smartctl -a /dev/sda: SMART support is: Unavailable - device lacks SMART capability",
+    );
+    let f = run(&linux(d.clone()));
+    assert_vs(&f, Verdict::Problem, Severity::Notice);
+    assert!(
+        f.explanation.contains("host's own `smartctl -a`"),
+        "{}",
+        f.explanation
+    );
+    // Near miss: SMART unknown because nobody ran smartctl.
+    d.smart = Fact::unknown("not probed");
+    assert_vs(&run(&linux(d)), Verdict::Problem, Severity::Info);
+}
+
 #[test]
 fn bhyve_models_are_emulated() {
     // bhyve guests: "ada0: <BHYVE SATA DISK 001> ACS-2 ATA SATA 3.x device" and, on its
@@ -219,9 +241,22 @@ fn usb_storage_is_warning_uas_notice() {
         },
         "realpath:/sys/block/sda",
     );
+    // The attach alone is a notice, not a fault: sticks, card readers and many enclosures
+    // speak only Bulk-Only (askubuntu 1012264's healthy Store'n'Go stick was warned before).
     let f = run(&linux(d.clone()));
-    assert_vs(&f, Verdict::Problem, Severity::Warning);
+    assert_vs(&f, Verdict::Problem, Severity::Notice);
     assert!(f.explanation.contains("Bulk-Only"));
+    // A rate of it below what USB 2 carries makes it the warning, with the fix.
+    let mut s = linux(d.clone());
+    s.user_benchmarks.push(crate::facts::UserBenchmark {
+        tool: "hdparm -t".into(),
+        input: Some("/dev/sda".into()),
+        bytes_per_sec: Some(21.5e6),
+        from: "t".into(),
+        ..Default::default()
+    });
+    let f = run(&s);
+    assert_vs(&f, Verdict::Problem, Severity::Warning);
     assert!(f.fixes[0].steps[0].contains("lsusb -t"));
     d.controller = Fact::known(
         Controller {
@@ -302,12 +337,20 @@ fn a_usb2_link_is_info_unless_something_shows_it_holds_the_disk_back() {
         "{}",
         f.title
     );
-    // Bulk-Only on SuperSpeed keeps its warning.
+    // Bulk-Only on SuperSpeed, unmeasured: a notice.
     assert_vs(
         &run(&linux(linux_usb("usb-storage", 5000.0))),
         Verdict::Problem,
-        Severity::Warning,
+        Severity::Notice,
     );
+    // A Bulk-Only disk whose requests failed (a target gone from the bus) is the warning.
+    let mut gone = linux_usb("usb-storage", 5000.0);
+    gone.kernel_events.push(crate::facts::KernelEvent {
+        kind: KernelEventKind::IoError,
+        line: "sd 6:0:0:0: [sda] tag#0 FAILED Result: hostbyte=DID_NO_CONNECT".into(),
+        from: "cmd:dmesg".into(),
+    });
+    assert_vs(&run(&linux(gone)), Verdict::Problem, Severity::Warning);
 }
 
 /// openmediavault issue 1619: smartctl 7.3 on a Samsung T7 (USB-NVMe bridge) printed
@@ -566,7 +609,8 @@ fn disks_sharing_a_bridge_and_a_serial_are_a_notice() {
     s.disks.push(empty);
     let fs = VirtualOrBridgedDevice.run(&s);
     assert!(fs.iter().all(|f| f.verdict == Verdict::Pass), "{fs:#?}");
-    // On Linux the Bulk-Only warning keeps its severity and gains the words and the fix.
+    // On Linux the Bulk-Only finding keeps its severity (a notice for an attach alone) and
+    // gains the words and the fix.
     let lin = |n: &str| {
         let mut d = umass_disk(n, "usb 2-1.3", "RANDOM1");
         d.size_bytes = Fact::unknown("not probed");
@@ -579,7 +623,7 @@ fn disks_sharing_a_bridge_and_a_serial_are_a_notice() {
     let mut s = linux(lin("sdc"));
     s.disks.push(lin("sdd"));
     let fs = VirtualOrBridgedDevice.run(&s);
-    assert_vs(&fs[0], Verdict::Problem, Severity::Warning);
+    assert_vs(&fs[0], Verdict::Problem, Severity::Notice);
     assert!(fs[0].explanation.contains("Bulk-Only"));
     assert!(fs[0].explanation.contains("same serial"));
     assert!(

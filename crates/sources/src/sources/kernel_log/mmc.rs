@@ -37,7 +37,7 @@ use crate::model::{KernelEvent, KernelEventKind};
 // "mmcsd0: ..."). The one reader of these lines for the Linux recogniser.
 crate::rx!(
     pub(crate) LINUX_MMC,
-    r"^(?:mmcblk\d+(?:p\d+)?: (?:error -\d+ |timed out sending |response CRC error sending |unknown error (?:-?\d+ )?sending |retrying |mmc\d+:)|mmc\d+: (?:running CQE recovery|cqhci: (?:timeout for tag|Failed to halt|Failed to clear tasks)|Timeout waiting for hardware|Card stuck being busy|error -\d+ |cache flush error -\d+|final write to SD card still running|card [0-9a-f]{4} removed|new [\w -]+ card at address|Reset 0x[0-9a-fA-F]+ never completed)|(?:mmc\d+: )?sdhci: )"
+    r"^(?:mmcblk\d+(?:p\d+)?: (?:error -?\d+ |timed out sending |response CRC error sending |unknown error (?:-?\d+ )?sending |retrying |mmc\d+:)|mmc\d+: (?:running CQE recovery|cqhci: (?:timeout for tag|Failed to halt|Failed to clear tasks)|Timeout waiting for hardware|Card stuck being busy|error -\d+ |cache flush error -\d+|final write to SD card still running|card [0-9a-f]{4} removed|new [\w -]+ card at address|Reset 0x[0-9a-fA-F]+ never completed)|(?:mmc\d+: )?sdhci: )"
 );
 
 /// What an MMC/SD line reports, if it is one of the family's error lines (Linux or
@@ -100,6 +100,27 @@ pub(crate) fn classify(body: &str) -> Option<KernelEventKind> {
     // "error -110 sending stop command, ...", "error -84 transferring data, ...", "error
     // -110 whilst initialising SD card", "error -110 doing runtime resume", "cache flush
     // error -110".
+    // Before 2.6.24 the MMC core passed its own codes, not errnos, and block.c printed them
+    // positive ("mmcblk0: error 1 transferring data"): include/linux/mmc/mmc.h of 2.6.23
+    // MMC_ERR_TIMEOUT 1, MMC_ERR_BADCRC 2, MMC_ERR_FIFO 3, MMC_ERR_FAILED 4,
+    // MMC_ERR_INVALID 5.
+    if let Some(rest) = low.strip_prefix("error ")
+        && let Some(code) = rest.strip_suffix(" transferring data").or_else(|| {
+            rest.split_once(" transferring data")
+                .or_else(|| rest.split_once(" sending "))
+                .map(|(c, _)| c)
+        })
+        && let Ok(n) = code.trim().parse::<u32>()
+    {
+        // The same codes as FreeBSD's mmcreg.h MMC_ERR_* (above), read the same way.
+        return match n {
+            1 => Some(KernelEventKind::IoTimeout),
+            2 => Some(KernelEventKind::CrcError),
+            3 => Some(KernelEventKind::TransportError),
+            4 => Some(KernelEventKind::IoError),
+            _ => None,
+        };
+    }
     let errno = low
         .strip_prefix("error -")
         .or_else(|| low.strip_prefix("cache flush error -"))?;

@@ -2937,3 +2937,52 @@ fn optical_drive_sense_and_request_errors() {
     assert!(events_for("sr0", attach, "k").is_empty());
     assert!(!is_optical_name("srx") && is_optical_name("sr12"));
 }
+
+#[test]
+fn a_passive_path_refusing_the_label_scan_is_no_disk_error() {
+    // An ALUA array's standby path: the state names the path, wherever the read went.
+    let standby = "sd 3:0:1:2: [sdf] Add. Sense: Logical unit not accessible, target port in standby state\n\
+                   blk_update_request: I/O error, dev sdf, sector 209715072\n";
+    assert!(events_for("sdf", standby, "dmesg").is_empty());
+    // An active/passive array's "manual intervention required" on the scan of the first
+    // sectors (a buffer.c line in 4 KiB blocks): the passive controller's path.
+    let passive = "sd 1:0:0:5: [sdk] Device not ready\n\
+                   sd 1:0:0:5: [sdk] Add. Sense: Logical unit not ready, manual intervention required\n\
+                   Buffer I/O error on device sdk, logical block 1\n";
+    assert!(events_for("sdk", passive, "dmesg").is_empty());
+    // Near miss: the same sense on reads deep into the disk is kept.
+    let deep = "sd 1:0:0:5: [sdk] Add. Sense: Logical unit not ready, manual intervention required\n\
+                end_request: I/O error, dev sdk, sector 88123904\n";
+    assert!(
+        events_for("sdk", deep, "dmesg")
+            .iter()
+            .any(|e| e.kind == KernelEventKind::IoError)
+    );
+}
+
+#[test]
+fn fusion_mpt_log_info_is_read_like_mpt3sas() {
+    // mptbase.c mpt_sas_log_info: the protocol layer's OPEN_FAILURE is the wire's.
+    assert_eq!(
+        sas_log_info(
+            "mptbase: ioc1: LogInfo(0x31010000): Originator={PL}, Code={Open Failure}, SubCode(0x0000)"
+        ),
+        Some(0x3101_0000)
+    );
+    assert_eq!(
+        sas_log_info("mptbase: ioc1: LogInfo(0x31010000): Originator={PL}, Code={Open Failure}, SubCode(0x0000)")
+            .and_then(sas_log_info_kind),
+        Some(KernelEventKind::LinkReset)
+    );
+    // The IOP's own words (originator 0) name no disk fault.
+    assert_eq!(
+        sas_log_info("mptsas: ioc0: LogInfo(0x30050000): Originator={IOP}, Code={Task Terminated}, SubCode(0x0000)")
+            .and_then(sas_log_info_kind),
+        None
+    );
+    // Near misses: not an IOC name, or a short word.
+    assert_eq!(sas_log_info("mptbase: iocX: LogInfo(0x31010000)"), None);
+    assert_eq!(sas_log_info("mptbase: ioc0: LogInfo(0x3101)"), None);
+    assert!(LINUX_DMESG_BARE.is_match("mptbase: ioc0: LogInfo(0x30050000): Originator={IOP}"));
+    assert!(LINUX_PREFIX.is_match("2017-10-09T07:30:25+0000: sd 0:0:0:0: [sda] tag#0 FAILED"));
+}

@@ -149,3 +149,30 @@ fn localised_month_abbreviations() {
     let re = regex::Regex::new(&format!(r"^{}\s+\d", month_pattern()));
     assert!(re.is_ok_and(|r| r.is_match("lug 12 09:00:01") && !r.is_match("luca 12")));
 }
+
+#[test]
+fn a_bare_iso_stamp_is_a_prefix() {
+    // util-linux dmesg --time-format=iso: comma fraction and a "+hh:mm" zone.
+    assert_eq!(
+        strip_prefixes("2023-04-11T21:03:17,402113+02:00 ata2.00: configured for UDMA/133"),
+        "ata2.00: configured for UDMA/133"
+    );
+    // A logger's "+hhmm" zone with a colon after it, and a "Z" zone.
+    assert_eq!(
+        strip_prefixes("2019-01-02T03:04:05+0100: usb 2-1: reset SuperSpeed USB device"),
+        "usb 2-1: reset SuperSpeed USB device"
+    );
+    assert_eq!(
+        strip_prefixes("2020-12-31T23:59:59.5Z nvme nvme0: I/O 12 QID 3 timeout, aborting"),
+        "nvme nvme0: I/O 12 QID 3 timeout, aborting"
+    );
+    // Near misses: a date with no time, or a stamp glued to the text, stays.
+    assert_eq!(
+        strip_prefixes("2020-12-31 scrub repaired 0B"),
+        "2020-12-31 scrub repaired 0B"
+    );
+    assert_eq!(
+        strip_prefixes("2020-12-31T23:59:59Zsd 0:0:0:0"),
+        "2020-12-31T23:59:59Zsd 0:0:0:0"
+    );
+}

@@ -329,3 +329,19 @@ fn host_timeouts_are_told_from_card_lines() {
     );
     assert!(unnamed_host_errors(log, "k").is_empty());
 }
+
+#[test]
+fn pre_2_6_24_positive_mmc_codes() {
+    use KernelEventKind::*;
+    // block.c of 2.6.2x printed the core's own MMC_ERR_* codes, not errnos.
+    for (line, kind) in [
+        ("mmcblk1: error 1 transferring data", Some(IoTimeout)),
+        ("mmcblk0: error 2 transferring data", Some(CrcError)),
+        ("mmcblk0: error 4 sending read/write command", Some(IoError)),
+        // MMC_ERR_INVALID: a request the driver built wrong, no device fault.
+        ("mmcblk0: error 5 transferring data", None),
+    ] {
+        assert_eq!(classify(line), kind, "{line}");
+    }
+    assert!(LINUX_MMC.is_match("mmcblk1: error 1 transferring data"));
+}
