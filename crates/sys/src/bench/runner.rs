@@ -343,7 +343,7 @@ fn run_placed(
 /// The trial of [`run_placed`]: the job's own pattern pinned to each of `cpus` in turn, two
 /// passes in opposite orders (so a load that changes during the trial weighs on every CPU
 /// alike), 20-100 ms per CPU in all. Leaves the thread pinned to the chosen CPU
-/// ([`affinity::pick`]), or with its own set back when none was clearly faster.
+/// ([`affinity::pick_in_every`]), or with its own set back when none was clearly faster.
 #[cfg(target_os = "linux")]
 fn choose_cpu(
     engine: &mut dyn Engine,
@@ -355,9 +355,10 @@ fn choose_cpu(
     const PASSES: u64 = 2;
     let each = (job.budget_ns / 30).clamp(20_000_000, 100_000_000) / PASSES;
     let trial = job.trial(each);
-    let mut tried: Vec<(usize, u64, u64)> = cpus.iter().map(|&c| (c, 0, 0)).collect();
-    let n = tried.len();
+    let n = cpus.len();
+    let mut passes: Vec<Vec<(usize, u64, u64)>> = Vec::new();
     for pass in 0..PASSES {
+        let mut tried: Vec<(usize, u64, u64)> = cpus.iter().map(|&c| (c, 0, 0)).collect();
         for k in 0..n {
             let i = if pass % 2 == 0 { k } else { n - 1 - k };
             if !pin.to(tried[i].0) {
@@ -369,11 +370,12 @@ fn choose_cpu(
                 pin.restore();
                 return None;
             }
-            tried[i].1 = tried[i].1.saturating_add(p.ios);
-            tried[i].2 = tried[i].2.saturating_add(p.elapsed_ns);
+            tried[i].1 = p.ios;
+            tried[i].2 = p.elapsed_ns;
         }
+        passes.push(tried);
     }
-    match affinity::pick(&tried) {
+    match affinity::pick_in_every(&passes) {
         Some(c) if pin.to(c) => Some(c),
         _ => {
             pin.restore();
