@@ -23,10 +23,6 @@
 #     through io_uring's worker threads (IOSQE_ASYNC, submitted and reaped in batches; its
 #     fio line then says so too): the options are taken from that fio line in diskdoc's JSON
 #     after each of its runs, so from round 1 on (diskdoc runs first there);
-#   - --cpus_allowed=N on the lines diskdoc ran pinned to CPU N (a queue-depth-1 test that a
-#     short trial found clearly faster on one CPU, the one taking the device's completions:
-#     bench/affinity.rs), taken from its fio line the same way; fio's defaults column is not
-#     pinned;
 #   - reads of 256 KiB and more into huge pages (--iomem=mmaphuge; diskdoc uses transparent
 #     huge pages for those read buffers, fio can only ask for hugetlbfs pages, reserved here
 #     and given back at the end); smaller reads and every write from ordinary pages;
@@ -106,8 +102,6 @@ declare -A RD WR EXT
 # Lines ("target|name") where diskdoc's last result used io_uring's worker threads: the
 # options of its fio line that say how (force_async and the batch sizes).
 declare -A ASYNC
-# Lines where diskdoc's last result ran pinned to one CPU: its fio line's --cpus_allowed.
-declare -A PIN
 if want zram; then
   newzram 1G; RD[zram]=$DEV; dd if="$WORK/random.img" of="$DEV" bs=1M oflag=direct status=none
   newzram 1G; WR[zram]=$DEV
@@ -157,7 +151,6 @@ fio_job() {
     ((qd > 1)) && o+=(--fixedbufs --registerfiles)
     # shellcheck disable=SC2206 # the options, one word each
     ((qd > 1)) && [ -n "${ASYNC[$line]:-}" ] && o+=(${ASYNC[$line]})
-    [ -n "$line" ] && [ -n "${PIN[$line]:-}" ] && o+=("${PIN[$line]}")
     [ "$dir" = read ] && ((bs >= 262144)) && o+=(--iomem=mmaphuge)
     [ "$dir" = write ] && o+=(--scramble_buffers=0)
     [ "$dir" = write ] && o+=(--overwrite=1)
@@ -184,10 +177,6 @@ rec_dd() { # target round json test|label...
         | [.notes[]? | select(startswith("fio equivalent:"))][0] // ""' "$json" 2>/dev/null |
       grep -oE -- '--(force_async|iodepth_batch_submit|iodepth_batch_complete_min)=[0-9]+' | tr '\n' ' ' || true)
     if [[ $v == *--force_async=1* ]]; then ASYNC[$k]=$v; else unset "ASYNC[$k]"; fi
-    v=$(jq -r --arg t "${tl%%|*}" --arg l "${tl#*|}" '[.benchmarks[]? | select(.test == $t and .label == $l)][0]
-        | [.notes[]? | select(startswith("fio equivalent:"))][0] // ""' "$json" 2>/dev/null |
-      grep -oE -- '--cpus_allowed=[0-9]+' || true)
-    if [ -n "$v" ]; then PIN[$k]=$v; else unset "PIN[$k]"; fi
   done
 }
 lname() { local s="${1/|/-}"; echo "${s// /-}"; }
@@ -232,8 +221,8 @@ raw_round() { # target round
   fio_reads() {
     local v
     for v in fio fio_defaults; do
-      rec "$t" seq-read-outer "$v" "$r" "$(fio_job "$v" "$d" read 1048576 1 0 "$span" "$t|seq-read-outer")"
-      rec "$t" rand-read-qd1 "$v" "$r" "$(fio_job "$v" "$d" randread 4096 1 0 $((size / 4096 * 4096)) "$t|rand-read-qd1")"
+      rec "$t" seq-read-outer "$v" "$r" "$(fio_job "$v" "$d" read 1048576 1 0 "$span")"
+      rec "$t" rand-read-qd1 "$v" "$r" "$(fio_job "$v" "$d" randread 4096 1 0 $((size / 4096 * 4096)))"
       rec "$t" rand-read-qd32 "$v" "$r" "$(fio_job "$v" "$d" randread 4096 32 0 $((size / 4096 * 4096)) "$t|rand-read-qd32")"
     done
   }

@@ -1,7 +1,6 @@
 //! Native read/write tests. Results are plain data stored in the evidence bundle so that a
 //! replayed report shows them and the findings derived from them.
 
-pub mod affinity;
 pub mod cdm;
 pub mod engine;
 pub mod error;

@@ -239,10 +239,6 @@ pub fn fio_options(job: &Job, filename: &str, direct: bool) -> Vec<(&'static str
             }
         }
     }
-    if let Some(cpu) = job.cpu {
-        // diskdoc's thread ran pinned to this CPU (bench::affinity).
-        o.push(("cpus_allowed", cpu.to_string()));
-    }
     if job.fsync_each {
         o.push(("fsync", "1".into()));
     }
@@ -533,12 +529,6 @@ mod tests {
             cs.contains("--force_async=1") && !cs.contains("iodepth_batch"),
             "{cs}"
         );
-        // A test pinned to one CPU (bench::affinity) says so; the others name none.
-        assert!(!q1.contains("cpus_allowed"), "{q1}");
-        let mut pinned = js[1].clone();
-        pinned.cpu = Some(1);
-        let cq = fio_command(&pinned, "/f", true);
-        assert!(cq.contains(" --cpus_allowed=1 "), "{cq}");
     }
 
     #[test]

@@ -4,7 +4,6 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::affinity;
 use super::engine::{BufferUse, Completion, Engine};
 use super::random::{fill_random, wyrand};
 use super::stats::{Histogram, cv_pct};
@@ -64,9 +63,6 @@ pub struct Job {
     /// Set after a run whose queue io_uring's worker threads served
     /// ([`Job::after_run`]): the fio equivalent then says `force_async=1`.
     pub force_async: bool,
-    /// Set after a run pinned to one CPU ([`Job::after_run`], [`affinity`]): the fio
-    /// equivalent then says `cpus_allowed`.
-    pub cpu: Option<usize>,
     /// The target is a scratch file diskdoc made (and removes): its fio equivalent names a
     /// file fio creates, and says `unlink=1` so fio removes it too.
     pub scratch: bool,
@@ -98,20 +94,8 @@ impl Job {
             fsync_at_end: false,
             seed: 0x5eed_d15c_d0c0_0001,
             force_async: false,
-            cpu: None,
             scratch: false,
         }
-    }
-
-    /// An untimed trial window of this job (before it runs, to choose how): `each` ns of its
-    /// pattern, no size cap, no flush.
-    fn trial(&self, each: u64) -> Job {
-        let mut trial = self.clone();
-        trial.budget_ns = each;
-        trial.min_ns = each;
-        trial.max_bytes = None;
-        trial.fsync_at_end = false;
-        trial
     }
 
     /// This job as it ran, for its fio equivalent: `force_async` when `r` says the queue went
@@ -128,7 +112,6 @@ impl Job {
     /// follows.
     pub fn after_run(mut self, r: &BenchResult) -> Job {
         self.force_async = r.notes.iter().any(|n| n == WORKER_THREADS_NOTE);
-        self.cpu = affinity::pinned_cpu(&r.notes);
         let on_time = match r.stop_reason {
             StopReason::Stable => {
                 // Whole milliseconds (fio's runtime takes an integer with a unit), never 0.
@@ -185,8 +168,6 @@ pub struct Partial {
     pub error: Option<BenchError>,
     /// The queue went through io_uring's worker threads.
     pub worker_threads: bool,
-    /// The loop ran pinned to this CPU ([`affinity`]).
-    pub cpu: Option<usize>,
 }
 
 struct Offsets {
@@ -271,7 +252,7 @@ pub fn run_job_intervals(
             "one thread: the engine cannot be cloned",
         )
     } else {
-        run_placed(engine, job, stop, progress)
+        run_one(engine, job, stop, progress)
     };
     let intervals = std::mem::take(&mut partial.intervals);
     let spread = cv_pct(&intervals);
@@ -315,75 +296,6 @@ fn run_one(engine: &mut dyn Engine, job: &Job, stop: &AtomicBool, progress: Prog
     }
 }
 
-/// One thread's loop ([`run_one`]); a long enough queue-depth-1 job on an engine whose
-/// thread placement matters runs pinned to the CPU a short untimed trial found clearly
-/// fastest ([`affinity`]), and the thread gets its CPU set back afterwards.
-fn run_placed(
-    engine: &mut dyn Engine,
-    job: &Job,
-    stop: &AtomicBool,
-    progress: ProgressFn,
-) -> Partial {
-    #[cfg(target_os = "linux")]
-    if job.queue_depth <= 1
-        && job.budget_ns >= affinity::MIN_BUDGET_NS
-        && engine.cpu_affine()
-        && let Some((cpus, pin)) = affinity::Pin::current()
-        && (2..=affinity::MAX_CPUS).contains(&cpus.len())
-    {
-        let chosen = choose_cpu(engine, job, stop, &cpus, &pin);
-        let mut p = run_one(engine, job, stop, progress);
-        pin.restore();
-        p.cpu = chosen;
-        return p;
-    }
-    run_one(engine, job, stop, progress)
-}
-
-/// The trial of [`run_placed`]: the job's own pattern pinned to each of `cpus` in turn, two
-/// passes in opposite orders (so a load that changes during the trial weighs on every CPU
-/// alike), 20-100 ms per CPU in all. Leaves the thread pinned to the chosen CPU
-/// ([`affinity::pick_in_every`]), or with its own set back when none was clearly faster.
-#[cfg(target_os = "linux")]
-fn choose_cpu(
-    engine: &mut dyn Engine,
-    job: &Job,
-    stop: &AtomicBool,
-    cpus: &[usize],
-    pin: &affinity::Pin,
-) -> Option<usize> {
-    const PASSES: u64 = 2;
-    let each = (job.budget_ns / 30).clamp(20_000_000, 100_000_000) / PASSES;
-    let trial = job.trial(each);
-    let n = cpus.len();
-    let mut passes: Vec<Vec<(usize, u64, u64)>> = Vec::new();
-    for pass in 0..PASSES {
-        let mut tried: Vec<(usize, u64, u64)> = cpus.iter().map(|&c| (c, 0, 0)).collect();
-        for k in 0..n {
-            let i = if pass % 2 == 0 { k } else { n - 1 - k };
-            if !pin.to(tried[i].0) {
-                pin.restore();
-                return None;
-            }
-            let p = run_one(engine, &trial, stop, &mut |_, _| {});
-            if p.error.is_some() || stop.load(Ordering::Relaxed) {
-                pin.restore();
-                return None;
-            }
-            tried[i].1 = p.ios;
-            tried[i].2 = p.elapsed_ns;
-        }
-        passes.push(tried);
-    }
-    match affinity::pick_in_every(&passes) {
-        Some(c) if pin.to(c) => Some(c),
-        _ => {
-            pin.restore();
-            None
-        }
-    }
-}
-
 /// How much faster a queue must run through io_uring's worker threads, in the untimed
 /// trial of [`choose_submission`], before the job uses them: above the trial's noise on a
 /// busy machine, well below the 2-3.5x seen on zram.
@@ -410,7 +322,11 @@ fn choose_submission(engine: &mut dyn Engine, job: &Job, stop: &AtomicBool) {
     // (other work on a shared machine) weighs on both alike: 50-150 ms of each in all.
     const PAIRS: u64 = 3;
     let each = (job.budget_ns / 15).clamp(50_000_000, 150_000_000) / PAIRS;
-    let trial = job.trial(each);
+    let mut trial = job.clone();
+    trial.budget_ns = each;
+    trial.min_ns = each;
+    trial.max_bytes = None;
+    trial.fsync_at_end = false;
     // One window through the worker threads first, not counted: io-wq starts its threads as
     // requests find none idle, and inside a first window of 17-50 ms that start-up counted
     // against the workers (the trial chose eager submission in 1-2 of 4-8 runs on zram
@@ -857,14 +773,11 @@ fn run_threads(
 
 fn to_result(job: &Job, direct: bool, p: Partial) -> BenchResult {
     let secs = p.elapsed_ns as f64 / 1e9;
-    let mut notes = if p.worker_threads {
+    let notes = if p.worker_threads {
         vec![WORKER_THREADS_NOTE.to_string()]
     } else {
         Vec::new()
     };
-    if let Some(cpu) = p.cpu {
-        notes.push(affinity::pinned_note(cpu));
-    }
     BenchResult {
         test: job.test.clone(),
         target: job.target.clone(),
@@ -1167,37 +1080,6 @@ mod tests {
             "{}",
             r.stop_reason
         );
-    }
-
-    #[test]
-    fn a_long_qd1_job_on_a_real_file_gives_the_thread_its_cpus_back() {
-        use crate::bench::engine::DirectEngine;
-        let (_d, p) = temp_target(8 << 20);
-        let mut e = DirectEngine::new();
-        e.open(&p, OpenHow::default()).unwrap();
-        assert!(e.cpu_affine());
-        let mut j = short_rand_job(1);
-        j.budget_ns = affinity::MIN_BUDGET_NS;
-        j.min_ns = 0;
-        #[cfg(target_os = "linux")]
-        let before = affinity::Pin::current().unwrap().0;
-        let stop = AtomicBool::new(false);
-        let r = run_job(&mut e, &j, false, &stop, &mut |_, _| {});
-        assert!(r.error.is_none() && r.ios > 0, "{r:?}");
-        // Pinned or not (the trial decides), the thread runs where it could before.
-        #[cfg(target_os = "linux")]
-        assert_eq!(affinity::Pin::current().unwrap().0, before);
-        // A pin is said in a note, and the job as it ran carries it to its fio line.
-        let cpu = affinity::pinned_cpu(&r.notes);
-        assert_eq!(j.clone().after_run(&r).cpu, cpu);
-        // The fake engine's clock is virtual: no trial, no pin.
-        let mut f = fake(1 << 30, 20, 1000.0);
-        assert!(!f.cpu_affine());
-        let r = run_job(&mut f, &j, true, &stop, &mut |_, _| {});
-        assert_eq!(affinity::pinned_cpu(&r.notes), None);
-        let mut noted = r.clone();
-        noted.notes.push(affinity::pinned_note(1));
-        assert_eq!(j.after_run(&noted).cpu, Some(1));
     }
 
     #[test]

@@ -103,12 +103,6 @@ pub trait Engine {
     fn set_worker_threads(&mut self, _on: bool) -> bool {
         false
     }
-    /// Whether the CPU the calling thread runs on changes what this engine measures (real
-    /// I/O, whose completions wake the thread; bench::affinity). The fake engine's clock is
-    /// virtual.
-    fn cpu_affine(&self) -> bool {
-        false
-    }
     /// A second engine on the same open target, for one-thread-per-slot queueing.
     fn try_clone_engine(&self) -> Option<Box<dyn Engine + Send>> {
         None
@@ -549,10 +543,6 @@ impl Engine for DirectEngine {
         }
         let _ = on;
         false
-    }
-
-    fn cpu_affine(&self) -> bool {
-        self.file.is_some()
     }
 
     fn try_clone_engine(&self) -> Option<Box<dyn Engine + Send>> {
