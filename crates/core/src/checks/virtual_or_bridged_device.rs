@@ -1194,28 +1194,28 @@ fn usb_requests_failed(d: &DiskFacts) -> bool {
 /// Whether a rate of this USB drive is known: a pasted benchmark that names it (or the only
 /// disk, when the benchmark names none) or a test of this run.
 fn measured_on_usb(sys: &SystemFacts, d: &DiskFacts) -> bool {
-    let only = sys.disks.len() == 1;
-    let of_disk = |i: Option<&str>| match i.and_then(|p| p.strip_prefix("/dev/")) {
-        Some(n) => n.starts_with(d.name.as_str()),
-        None => only && i.is_none(),
-    };
     sys.user_benchmarks.iter().any(|b| {
         b.error.is_none()
             && b.bytes_per_sec.is_some()
-            && (of_disk(b.input.as_deref()) || of_disk(b.output.as_deref()))
+            && (names_disk(sys, d, b.input.as_deref()) || names_disk(sys, d, b.output.as_deref()))
     }) || sys
         .benchmarks
         .iter()
         .any(|r| r.disk == d.name && r.error.is_none())
 }
 
+/// Whether a pasted benchmark's input or output path is this disk (or one of its
+/// partitions), or names nothing while the paste has only this disk.
+fn names_disk(sys: &SystemFacts, d: &DiskFacts, path: Option<&str>) -> bool {
+    match path.and_then(|p| p.strip_prefix("/dev/")) {
+        Some(n) => n.starts_with(d.name.as_str()),
+        None => sys.disks.len() == 1 && path.is_none(),
+    }
+}
+
 fn reads_past_usb2(sys: &SystemFacts, d: &DiskFacts) -> bool {
     let floor = super::effect::usb::USB2_BULK_MBPS * 1.5e6;
-    let only = sys.disks.len() == 1;
-    let of_disk = |i: Option<&str>| match i.and_then(|p| p.strip_prefix("/dev/")) {
-        Some(n) => n.starts_with(d.name.as_str()),
-        None => only && i.is_none(),
-    };
+    let of_disk = |i: Option<&str>| names_disk(sys, d, i);
     let pasted = sys.user_benchmarks.iter().any(|b| {
         let read = match b.tool.as_str() {
             "hdparm -t" | "hdparm -t --direct" | "diskinfo -t" => true,
