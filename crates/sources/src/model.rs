@@ -1002,6 +1002,11 @@ pub struct ArrayActivity {
     /// sources::zpool::unattributed_io_failure). Absent in older reports.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub io_failure: Option<String>,
+    /// Why the array serves no I/O at all: an md array /proc/mdstat lists as "inactive"
+    /// (bound members, never run; sources::mdstat::MdArray::stopped), with the slots no
+    /// member holds. Absent in older reports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_running: Option<String>,
     #[serde(default)]
     pub from: Vec<String>,
 }

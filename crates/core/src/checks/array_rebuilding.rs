@@ -56,12 +56,15 @@ fn value(a: &ArrayActivity) -> String {
     if a.degraded {
         v.push_str(" degraded");
     }
+    if a.not_running.is_some() {
+        v.push_str(" inactive");
+    }
     v
 }
 
 pub(crate) fn judge(platform: Platform, a: &ArrayActivity) -> Finding {
     let active = a.action != "idle" && !a.action.is_empty();
-    let mut f = if !active && !a.degraded {
+    let mut f = if !active && !a.degraded && a.not_running.is_none() {
         Finding::new(
             ID,
             &a.name,
@@ -70,7 +73,7 @@ pub(crate) fn judge(platform: Platform, a: &ArrayActivity) -> Finding {
             format!("{}: no resync, rebuild or scrub running", a.name),
         )
     } else {
-        let sev = if rebuilding(&a.action) || a.degraded {
+        let sev = if rebuilding(&a.action) || a.degraded || a.not_running.is_some() {
             Severity::Warning
         } else {
             Severity::Notice
@@ -111,7 +114,15 @@ pub(crate) fn judge(platform: Platform, a: &ArrayActivity) -> Finding {
         } else {
             String::new()
         };
-        if a.degraded {
+        if let Some(why) = &a.not_running {
+            expl.push_str(&format!(
+                "The array is not running ({why}): md binds the members it finds and starts \
+                 the array only when enough of them are present for its level, or when told \
+                 to run it degraded; until then none of its data can be read (which is why \
+                 /proc/mdstat prints no RAID level for it). A member that failed or was not found, or an assembly that ran before every \
+                 disk appeared, leaves it so. "
+            ));
+        } else if a.degraded {
             expl.push_str(
                 "The array is degraded: members are missing or failed, so reads that hit \
                  them are rebuilt from the others and one more failure can lose data. ",
@@ -135,6 +146,8 @@ pub(crate) fn judge(platform: Platform, a: &ArrayActivity) -> Finding {
             sev,
             if active {
                 format!("{}: {} in progress", a.name, a.action)
+            } else if a.not_running.is_some() {
+                format!("{}: inactive, not running", a.name)
             } else {
                 format!("{}: degraded", a.name)
             },
@@ -222,7 +235,23 @@ fn fixes(platform: Platform, a: &ArrayActivity) -> Vec<Fix> {
                      /sys/block/{n}/md/sync_action`"
                 ));
             }
-            if a.degraded && a.action == "idle" {
+            if a.not_running.is_some() {
+                steps = vec![
+                    "`sudo mdadm --examine /dev/sdX1` on each member (and on the disk that is \
+                     not listed) shows each one's slot, event count and state"
+                        .to_string(),
+                    format!(
+                        "If every member is present and healthy, stop and reassemble it: \
+                         `sudo mdadm --stop /dev/{n}` then `sudo mdadm --assemble --scan`"
+                    ),
+                    format!(
+                        "If one is missing or failed, start it degraded from the others: \
+                         `sudo mdadm --assemble --run /dev/{n} /dev/sdX1 ...`, copy off what \
+                         matters, then add a replacement with `sudo mdadm /dev/{n} --add \
+                         /dev/sdY1`"
+                    ),
+                ];
+            } else if a.degraded && a.action == "idle" {
                 steps = vec![
                     format!("`sudo mdadm --detail /dev/{n}` shows which member is missing"),
                     format!("Replace it: `sudo mdadm /dev/{n} --add /dev/sdX1`"),
@@ -230,9 +259,20 @@ fn fixes(platform: Platform, a: &ArrayActivity) -> Vec<Fix> {
             }
             vec![Fix {
                 platform,
-                summary: "let the rebuild finish, at the rate you choose".into(),
+                summary: if a.not_running.is_some() {
+                    "find the missing member, then start the array".into()
+                } else {
+                    "let the rebuild finish, at the rate you choose".into()
+                },
                 steps,
-                risk: trade,
+                risk: if a.not_running.is_some() {
+                    "an array started degraded has no redundancy until the replacement has \
+                     synced; forcing members whose event counts differ (--force) can lose the \
+                     last writes"
+                        .into()
+                } else {
+                    trade
+                },
             }]
         }
         (Platform::Linux | Platform::Freebsd, "zfs") => {

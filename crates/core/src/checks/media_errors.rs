@@ -468,8 +468,11 @@ pub(crate) fn generic_io_errors_only<'a>(
     // errors while flushing file data on sda1-8", ext4's and XFS's I/O error lines,
     // sources::kernel_log::fs_io_error_device) states the failure as the block layer's line
     // does, and no more of its cause.
+    // FreeBSD's g_vfs_done()/spec_getpages lines (sources::kernel_log::bsd_fs_io_error)
+    // carry only the errno the driver returned (EIO, ENXIO): the same report, a level up.
     let fs_level = |l: &str| {
-        crate::sources::kernel_log::fs_io_error_device(l).is_some() && !is_buffer_io_error(l)
+        (crate::sources::kernel_log::fs_io_error_device(l).is_some() && !is_buffer_io_error(l))
+            || crate::sources::kernel_log::bsd_fs_io_error(l).is_some()
     };
     // A request whose SCSI result says the target was gone (DID_NO_CONNECT, DID_BAD_TARGET:
     // sources::kernel_log::is_target_gone) names no cause of the medium; the block layer's

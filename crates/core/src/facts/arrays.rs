@@ -238,6 +238,17 @@ pub(crate) fn md_activity(a: &mdstat::MdArray, from: Vec<String>) -> ArrayActivi
         peak_speed_kib_s: a.peak_speed_kib_s,
         remaining: a.finish.clone().or_else(|| a.waiting.clone()),
         members: a.members.clone(),
+        not_running: a.stopped().then(|| {
+            let missing = a.missing_slots();
+            let n = a.members.len();
+            match missing.as_slice() {
+                [] => format!("md lists it inactive with {n} member(s) bound"),
+                m => format!(
+                    "md lists it inactive with {n} member(s) bound and none in slot {}",
+                    m.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+                ),
+            }
+        }),
         from,
         ..Default::default()
     }

@@ -280,6 +280,15 @@ pub fn parse(text: &str) -> Dmesg {
 }
 
 fn parse_part(part: &str, d: &mut Dmesg) {
+    // A file system's report of a request its disk failed names the disk's provider
+    // ("g_vfs_done():ada0p2[READ(...)]error = 5", kernel_log::bsd_fs_io_error): the disk is
+    // there even when the paste holds no attach line of it.
+    if let Some((name, _)) = super::kernel_log::bsd_fs_io_error(part)
+        && disk_prefix(&name)
+    {
+        disk(d, &name);
+        return;
+    }
     // A CAM path tag names the disk's SIM too: "(ada3:ata2:0:1:0): READ_DMA. ACB: ..."
     // (cam_xpt.c xpt_print_path: periph, SIM, bus, target, lun). The attach line, when the
     // log has one, is kept.
@@ -649,6 +658,7 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
                     // A disk driver's error report names a slice or partition ("ad0s1g:
                     // hard error reading fsbn ...", kernel_log::DISK_ERR_HEAD).
                     || super::kernel_log::DISK_ERR_HEAD.is_match(bare(t))
+                    || super::kernel_log::BSD_FS_IO_ERROR.is_match(bare(t))
             })
         }),
     ],
@@ -656,6 +666,7 @@ static RECOGNISER: spec::Recogniser = spec::Recogniser {
         spec::Member::from(
             BSD_DMESG_START.is_match(bare(t))
                 || super::kernel_log::DISK_ERR_HEAD.is_match(bare(t))
+                || super::kernel_log::BSD_FS_IO_ERROR.is_match(bare(t))
                 || super::kernel_log::DISK_ERR_TAIL.is_match(t.trim())
                 || BSD_DMESG_PREFIXED.is_match(t)
                 || (BSD_DMESG_MEMBER.is_match(t) && !LINUX_PREFIX.is_match(t))

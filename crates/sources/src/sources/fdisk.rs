@@ -63,6 +63,9 @@ struct Layout {
     /// Old fdisk "Blocks" or new "Sectors" after Start End.
     has_count: bool,
     cylinders: bool,
+    /// sfdisk's "#cyls #blocks" pair of columns (old `sfdisk -l`), where fdisk in cylinder
+    /// units prints one "Blocks" column.
+    cyls_column: bool,
 }
 
 /// All disks in a fdisk/sfdisk listing, in order. A table without a "Disk" header yields one
@@ -231,7 +234,8 @@ pub fn parse(text: &str) -> Vec<FdiskDisk> {
             layout.has_count = tk
                 .iter()
                 .any(|w| matches!(*w, "Blocks" | "Sectors" | "#blocks"));
-            if tk.contains(&"#cyls") {
+            layout.cyls_column = tk.contains(&"#cyls");
+            if layout.cyls_column {
                 layout.cylinders = true;
             }
             if out.is_empty() {
@@ -283,9 +287,14 @@ fn row(tk: &[&str], layout: Layout) -> Option<FdiskPartition> {
         i += 1;
     }
     let mut sectors = None;
-    if layout.cylinders {
+    if layout.cyls_column {
         // #cyls #blocks
         i += 2;
+    } else if layout.cylinders && layout.has_count {
+        // Old fdisk without -u: Start and End are cylinders, "Blocks" is in 1 KiB units
+        // ("2147483647+" for an odd sector count), so the sectors come from the blocks.
+        sectors = tk.get(i).and_then(|s| num(s)).map(|c| c.saturating_mul(2));
+        i += 1;
     } else if layout.has_count {
         let count_tok = tk.get(i).copied().unwrap_or("");
         let c = num(count_tok);

@@ -150,21 +150,22 @@ pub fn parse(text: &str) -> Vec<IostatSample> {
             }
             // A mail client wraps the ~130-column header too: a next line of column names
             // only ("await r_await w_await svctm %util") continues it.
-            while let Some(next) = lines.get(i + 1) {
-                let nt: Vec<&str> = next.split_whitespace().collect();
-                let names = !nt.is_empty()
-                    && nt.iter().all(|w| {
-                        num(w).is_none() && w.chars().any(|c| c.is_ascii_alphabetic() || c == '%')
-                    })
-                    && nt.iter().any(|w| w.contains(['/', '%', '_', '-']));
-                if !names {
-                    break;
-                }
+            while let Some(nt) = lines.get(i + 1).and_then(|n| names_line(n)) {
                 cols.extend(nt.iter().map(|w| w.to_string()));
                 i += 1;
             }
             let report = reports_by_layout[1];
             reports_by_layout[1] += 1;
+            if let Some(t) = split_table(&lines, i + 1, &cols) {
+                for (label, vals) in &t.rows {
+                    let vals: Vec<&str> = vals.iter().map(String::as_str).collect();
+                    if !ignored(label) {
+                        out.push(extended_row(label, &t.cols, &vals, report));
+                    }
+                }
+                i = t.next;
+                continue;
+            }
             i += 1;
             while let Some(row) = lines.get(i) {
                 // A poster's elision of the devices they left out ("...", "…", "[...]")
@@ -259,6 +260,68 @@ pub fn parse(text: &str) -> Vec<IostatSample> {
         i += 1;
     }
     out
+}
+
+/// Whether a line is column names only ("wMB/s avgrq-sz avgqu-sz await ... %util"): no
+/// number, and a unit mark (/, %, _, -) in at least one of them.
+fn names_line(t: &str) -> Option<Vec<&str>> {
+    let nt: Vec<&str> = t.split_whitespace().collect();
+    let names = !nt.is_empty()
+        && nt
+            .iter()
+            .all(|w| num(w).is_none() && w.chars().any(|c| c.is_ascii_alphabetic() || c == '%'))
+        && nt.iter().any(|w| w.contains(['/', '%', '_', '-']));
+    names.then_some(nt)
+}
+
+/// A table [`split_table`] joined: every column, each device's name and values, and the
+/// line after the table.
+struct SplitTable {
+    cols: Vec<String>,
+    rows: Vec<(String, Vec<String>)>,
+    next: usize,
+}
+
+/// A table a book or a narrow page split in two: the header's first part, the devices'
+/// rows of as many values, then the rest of the header and the same number of lines of the
+/// rest of the values, in the same order ("Device: rrqm/s ... rMB/s" / "sda 0.00 ..." /
+/// "wMB/s ... %util" / "81.09 ... 100.00"). The joined rows with their device names, and the
+/// line after the second part; None for any other layout.
+fn split_table(lines: &[String], start: usize, cols: &[String]) -> Option<SplitTable> {
+    let mut rows: Vec<(String, Vec<String>)> = Vec::new();
+    let mut j = start;
+    while let Some(l) = lines.get(j) {
+        let rt: Vec<&str> = l.split_whitespace().collect();
+        let numeric = rt.iter().skip(1).all(|v| num(v).is_some());
+        if rt.len() != cols.len() || !numeric || rt.first().is_none_or(|w| num(w).is_some()) {
+            break;
+        }
+        rows.push((
+            rt.first()?.to_string(),
+            rt.iter().map(|w| w.to_string()).collect(),
+        ));
+        j += 1;
+    }
+    let rest = names_line(lines.get(j)?)?;
+    if rows.is_empty() {
+        return None;
+    }
+    j += 1;
+    for row in rows.iter_mut() {
+        let more: Vec<&str> = lines.get(j)?.split_whitespace().collect();
+        if more.len() != rest.len() || more.iter().any(|v| num(v).is_none()) {
+            return None;
+        }
+        row.1.extend(more.iter().map(|w| w.to_string()));
+        j += 1;
+    }
+    let mut all = cols.to_vec();
+    all.extend(rest.iter().map(|w| w.to_string()));
+    Some(SplitTable {
+        cols: all,
+        rows,
+        next: j,
+    })
 }
 
 /// A sysstat -x column header without its "Device" word: sysstat prints the device column

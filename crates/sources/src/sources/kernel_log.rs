@@ -714,6 +714,9 @@ fn names_disk(body: &str, disk: &str) -> bool {
     if disk_error_provider(body).map(provider_disk) == Some(disk) {
         return true;
     }
+    if bsd_fs_io_error(body).is_some_and(|(d, _)| d == disk) {
+        return true;
+    }
     if fs_io_error_device(body).and_then(block_disk_of) == Some(disk) {
         return true;
     }
@@ -1068,6 +1071,7 @@ pub fn classify(body: &str) -> Option<KernelEventKind> {
     }
     if let Some(kind) = freebsd_ata_request(body)
         .or_else(|| disk_error_report(body))
+        .or_else(|| bsd_fs_io_error_kind(body))
         .or_else(|| ide_status(body))
         .or_else(|| translated_ata_error(body))
     {
@@ -1852,6 +1856,45 @@ fn freebsd_ata_request(body: &str) -> Option<KernelEventKind> {
     } else {
         None
     }
+}
+
+// FreeBSD's file-system side of a request its disk failed: GEOM's VFS consumer
+// (sys/geom/geom_vfs.c g_vfs_done, through g_print_bio: "g_vfs_done():ada0p2[READ(offset=
+// 65536, length=16384)]error = 5", " supressing further ENXIO" after error 6) and the specfs
+// pager of FreeBSD 4-5 (sys/fs/specfs/spec_vnops.c spec_getpages: "spec_getpages:(ad0s1a)
+// I/O read failure: (error=5) bp 0x... vp 0x...", whose devtoname() prints "#da/0x20005" for
+// a device node without a name: driver and minor number). Group 1 or 2 is the provider,
+// groups 3 and 4 the driver and minor, group 5 or 6 the errno.
+crate::rx!(
+    pub(crate) BSD_FS_IO_ERROR,
+    r"^(?:g_vfs_done\(\):([a-z]+\d+[a-z0-9.]*)\[[A-Z]+(?:\([^)]*\))?\]\s*error = (\d+)|spec_getpages:\((?:([a-z]+\d+[a-z0-9]*)|#([a-z]+)/(0x[0-9a-fA-F]+))\) I/O read failure: \(error=(\d+)\))"
+);
+
+/// The disk and the errno of a FreeBSD file-system I/O error line ([`BSD_FS_IO_ERROR`]):
+/// ("ada0", 5) for "g_vfs_done():ada0p2[READ(...)]error = 5". A "#da/0x20005" device is
+/// decoded as FreeBSD 4's sys/sys/diskslice.h dkunit() reads the minor: the unit's low five
+/// bits at bit 3, its high bits at bit 16 and up ("da0").
+pub fn bsd_fs_io_error(body: &str) -> Option<(String, u32)> {
+    let c = BSD_FS_IO_ERROR.captures(body.trim_start())?;
+    let errno = c
+        .get(2)
+        .or_else(|| c.get(6))
+        .and_then(|m| m.as_str().parse().ok())?;
+    if let Some(p) = c.get(1).or_else(|| c.get(3)) {
+        return Some((provider_disk(p.as_str()).to_string(), errno));
+    }
+    let drv = c.get(4)?.as_str();
+    let minor = u32::from_str_radix(c.get(5)?.as_str().trim_start_matches("0x"), 16).ok()?;
+    let unit = ((minor >> 3) & 0x1f) | ((minor >> 16) & 0x1e0);
+    Some((format!("{drv}{unit}"), errno))
+}
+
+/// What a FreeBSD file-system I/O error line says: EIO (5) is a request the disk's driver
+/// failed, ENXIO (6) one whose device was gone ("Device not configured": detached, or its
+/// periph invalidated after errors); either is a failed request whose cause the line does
+/// not name. Other errors (ENOSPC, EROFS, EOPNOTSUPP of a DELETE) are not the disk's.
+fn bsd_fs_io_error_kind(body: &str) -> Option<KernelEventKind> {
+    matches!(bsd_fs_io_error(body), Some((_, 5 | 6))).then_some(KernelEventKind::IoError)
 }
 
 // The head of a BSD disk driver's error report (FreeBSD 4 sys/kern/subr_disk.c diskerr,

@@ -55,9 +55,31 @@ pub struct MdArray {
     pub progress_lines: u32,
     /// The highest speed of the earlier progress lines, when there were several.
     pub peak_speed_kib_s: Option<u64>,
+    /// The status line says "super external:imsm" (or ddf): an Intel RST / DDF container,
+    /// which md always lists as inactive; its volumes are the arrays that run.
+    pub container: bool,
+    /// Each member's "[n]" number (md.c md_seq_show prints rdev->desc_nr), in line order.
+    pub slots: Vec<u32>,
 }
 
 impl MdArray {
+    /// An array md lists as "inactive" that is not a metadata container: md_seq_show
+    /// prints "inactive" for an array whose members were bound but which was never run
+    /// (mddev->pers is NULL: too few members for its level at assembly, or assembly stopped
+    /// before `--run`); no personality serves I/O from it, so its level is not printed either.
+    pub fn stopped(&self) -> bool {
+        self.state == "inactive" && !self.container && !self.members.is_empty()
+    }
+
+    /// The slot numbers below the highest listed that no member holds ("sdb1[1] sda1[0]
+    /// sdd1[2] sde1[4]": 3): on a stopped array, the members md did not find.
+    pub fn missing_slots(&self) -> Vec<u32> {
+        let Some(max) = self.slots.iter().copied().max() else {
+            return Vec::new();
+        };
+        (0..max).filter(|n| !self.slots.contains(n)).collect()
+    }
+
     /// Fewer working members than wanted, or a failed member.
     pub fn degraded(&self) -> bool {
         matches!((self.wanted, self.working), (Some(w), Some(k)) if k < w)
@@ -85,6 +107,9 @@ pub fn parse(text: &str) -> Vec<MdArray> {
                     && !dev.is_empty()
                 {
                     let failed = mark.contains("(F)");
+                    if let Some(n) = leading_u64(mark).and_then(|n| u32::try_from(n).ok()) {
+                        a.slots.push(n);
+                    }
                     if failed {
                         a.failed_members.push(dev.to_string());
                     }
@@ -117,6 +142,9 @@ pub fn parse(text: &str) -> Vec<MdArray> {
             });
         }
         let Some(a) = out.last_mut() else { continue };
+        if t.contains("super external:") {
+            a.container = true;
+        }
         if is_progress_line(t) {
             // A later progress line of the same array: keep the fastest earlier speed, so a
             // rebuild that slowed down over the lines can be told from a steady one.

@@ -112,3 +112,43 @@ fn idle_md_passes_unknown_is_silent() {
     assert_vs(&run(vec![a])[0], Verdict::Pass, Severity::Info);
     assert!(ArrayRebuilding.run(&linux(sata_hdd_ahci())).is_empty());
 }
+
+/// An md array /proc/mdstat lists as inactive serves no I/O: a warning naming the slot no
+/// member holds, with the mdadm steps to find it and start the array. An Intel RST
+/// container, which md always lists inactive, is not one. NOT A CAPTURE: lines in
+/// md_seq_show's format.
+#[test]
+fn an_inactive_array_is_not_running_but_a_container_is_fine() {
+    let text = "Personalities : [raid6] [raid5] [raid4]\nmd0 : inactive sdb1[1] sda1[0] sdd1[2] sde1[4](S)\n      5860270080 blocks\n\nunused devices: <none>\n";
+    let a: Vec<ArrayActivity> = mdstat::parse(text)
+        .into_iter()
+        .map(|a| md_activity(&a, vec!["pasted:mdstat".into()]))
+        .collect();
+    let f = run(a);
+    assert_vs(&f[0], Verdict::Problem, Severity::Warning);
+    assert!(
+        f[0].title.contains("inactive, not running"),
+        "{}",
+        f[0].title
+    );
+    assert!(
+        f[0].explanation.contains("none in slot 3"),
+        "{}",
+        f[0].explanation
+    );
+    assert!(f[0].evidence[0].value.ends_with("inactive"));
+    assert!(
+        f[0].fixes[0]
+            .steps
+            .iter()
+            .any(|s| s.contains("--assemble --run /dev/md0"))
+    );
+    let text = "Personalities : [raid1]\nmd126 : active raid1 sda[1] sdb[0]\n      976759808 blocks super external:/md127/0 [2/2] [UU]\n\nmd127 : inactive sdb[1](S) sda[0](S)\n      5288 blocks super external:imsm\n\nunused devices: <none>\n";
+    let a: Vec<ArrayActivity> = mdstat::parse(text)
+        .into_iter()
+        .map(|a| md_activity(&a, vec!["pasted:mdstat".into()]))
+        .collect();
+    let f = run(a);
+    assert_eq!(f.len(), 2);
+    assert!(f.iter().all(|x| x.verdict == Verdict::Pass), "{f:?}");
+}

@@ -80,3 +80,51 @@ fn dos_limit_warnings() {
     ));
     assert!(parse_limit("Disk /dev/sda: 2 TiB").is_empty());
 }
+
+/// Old fdisk without -u lists Start/End in cylinders and one "Blocks" column (util-linux
+/// 2.17-2.19); sfdisk's old listing has "#cyls #blocks". The Id and type follow the one
+/// column, so a GPT disk's protective entry (Id ee at cylinder 1) is known as such and its
+/// spurious warning dropped. NOT A CAPTURE: rows in the printf layout of fdisk.c's list_table.
+#[test]
+fn cylinder_units_keep_the_id_column() {
+    let t = "Disk /dev/md1: 6001.2 GB, 6001193385984 bytes\n255 heads, 63 sectors/track, 729604 cylinders\nUnits = cylinders of 16065 * 512 = 8225280 bytes\nSector size (logical/physical): 512 bytes / 512 bytes\nI/O size (minimum/optimal): 65536 bytes / 262144 bytes\n\n    Device Boot      Start         End      Blocks   Id  System\n/dev/md1p1               1      267350  2147483647+  ee  GPT\nPartition 1 does not start on physical sector boundary.\n";
+    let d = parse(t);
+    let p = d
+        .first()
+        .and_then(|d| d.partitions.first())
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        (
+            p.start_cylinder,
+            p.type_id.as_deref(),
+            p.type_name.as_deref()
+        ),
+        (Some(1), Some("ee"), Some("GPT"))
+    );
+    assert_eq!(p.sectors, Some(4_294_967_294));
+    assert!(parse_boundary(t).is_empty());
+    // A Linux partition in the same units keeps its warning, and an extended one is known.
+    let t = "Units = cylinders of 16065 * 512 = 8225280 bytes\n\n   Device Boot      Start         End      Blocks   Id  System\n/dev/sdc1   *           1          13      104391   83  Linux\n/dev/sdc2              14       60801   488279610    5  Extended\nPartition 1 does not start on physical sector boundary.\n";
+    let d = parse(t);
+    let ids: Vec<Option<&str>> = d
+        .first()
+        .map(|d| d.partitions.iter().map(|p| p.type_id.as_deref()).collect())
+        .unwrap_or_default();
+    assert_eq!(ids, vec![Some("83"), Some("5")]);
+    assert!(
+        d.first()
+            .is_some_and(|d| d.partitions.get(1).is_some_and(|p| p.extended))
+    );
+    assert_eq!(parse_boundary(t).len(), 1);
+    // sfdisk's "#cyls #blocks" pair still skips both.
+    let t = "Units = cylinders of 8225280 bytes, blocks of 1024 bytes, counting from 0\n\n   Device Boot Start     End   #cyls    #blocks   Id  System\n/dev/sda1   *      0+     12      13-    104391   83  Linux\n";
+    let d = parse(t);
+    assert_eq!(
+        d.first()
+            .and_then(|d| d.partitions.first())
+            .and_then(|p| p.type_id.clone())
+            .as_deref(),
+        Some("83")
+    );
+}

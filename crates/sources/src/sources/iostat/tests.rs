@@ -139,3 +139,29 @@ fn await_is_weighted_by_the_rates() {
     let a = s.first().and_then(|x| x.await_ms).unwrap_or(0.0);
     assert!((a - 40.515).abs() < 0.01, "{a}");
 }
+
+/// A sysstat -x table split in two by a narrow page, with two devices: each part's rows
+/// follow their part of the header, and the rows join in order. A first part whose rows do
+/// not come back after the second header is not joined. NOT A CAPTURE: sysstat 10.x columns.
+#[test]
+fn a_table_split_in_two_is_joined_row_by_row() {
+    let t = "Device: rrqm/s wrqm/s r/s w/s rMB/s\nsda 0.00 0.20 1.00 163.40 0.00\nsdb 0.00 0.00 12.00 0.00 1.50\nwMB/s avgrq-sz avgqu-sz await r_await w_await svctm %util\n81.09 1010.19 142.74 866.47 97.60 871.17 6.08 100.00\n0.00 256.00 0.10 8.00 8.00 0.00 4.00 9.60\n";
+    let v = parse(t);
+    assert_eq!(v.len(), 2);
+    let sda = v
+        .iter()
+        .find(|s| s.device == "sda")
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(sda.busy_pct, Some(100.0));
+    assert_eq!(sda.queue_len, Some(142.74));
+    assert_eq!(sda.writes_per_sec, Some(163.4));
+    let sdb = v
+        .iter()
+        .find(|s| s.device == "sdb")
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(sdb.busy_pct, Some(9.6));
+    let t = "Device: rrqm/s wrqm/s r/s w/s rMB/s\nsda 0.00 0.20 1.00 163.40 0.00\nwMB/s avgrq-sz avgqu-sz await r_await w_await svctm %util\n";
+    assert!(parse(t).iter().all(|s| s.busy_pct.is_none()));
+}

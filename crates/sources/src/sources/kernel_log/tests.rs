@@ -2986,3 +2986,30 @@ fn fusion_mpt_log_info_is_read_like_mpt3sas() {
     assert!(LINUX_DMESG_BARE.is_match("mptbase: ioc0: LogInfo(0x30050000): Originator={IOP}"));
     assert!(LINUX_PREFIX.is_match("2017-10-09T07:30:25+0000: sd 0:0:0:0: [sda] tag#0 FAILED"));
 }
+
+/// FreeBSD's file-system I/O error lines: GEOM VFS (g_print_bio's "[READ(offset=N,
+/// length=M)]", also DELETE and FLUSH) and FreeBSD 4-5 specfs with a named provider or a
+/// "#driver/0xminor" node, decoded to the disk's unit. Errors that are not the disk's
+/// (ENOSPC 28, EOPNOTSUPP 45) classify as nothing. NOT A CAPTURE: lines in the printf
+/// formats of sys/geom/geom_vfs.c and sys/fs/specfs/spec_vnops.c.
+#[test]
+fn freebsd_file_system_io_errors_name_their_disk() {
+    let l = "g_vfs_done():ada1p3[READ(offset=104857600, length=131072)]error = 5";
+    assert_eq!(bsd_fs_io_error(l), Some(("ada1".to_string(), 5)));
+    assert_eq!(classify(l), Some(KernelEventKind::IoError));
+    assert!(names_disk(l, "ada1") && !names_disk(l, "ada11"));
+    let l =
+        "g_vfs_done():da0s1a[WRITE(offset=65536, length=16384)]error = 6 supressing further ENXIO";
+    assert_eq!(bsd_fs_io_error(l), Some(("da0".to_string(), 6)));
+    assert_eq!(classify(l), Some(KernelEventKind::IoError));
+    let l = "g_vfs_done():nda0p4[DELETE(offset=4096, length=8192)]error = 45";
+    assert_eq!(bsd_fs_io_error(l), Some(("nda0".to_string(), 45)));
+    assert_eq!(classify(l), None);
+    let l = "spec_getpages:(ad0s1e) I/O read failure: (error=5) bp 0xc1e2 vp 0xc3f4";
+    assert_eq!(bsd_fs_io_error(l), Some(("ad0".to_string(), 5)));
+    // dkmakeminor(33, 2, 5): unit 33 is 1 in the low five bits and 32 above them.
+    let minor = ((33u32 & 0x1f) << 3) | ((33 & 0x1e0) << 16) | (2 << 16) | 5;
+    let l = format!("spec_getpages:(#da/{minor:#x}) I/O read failure: (error=6) bp 0x1 vp 0x2");
+    assert_eq!(bsd_fs_io_error(&l), Some(("da33".to_string(), 6)));
+    assert_eq!(bsd_fs_io_error("g_vfs_done():ada0p2 error = 5"), None);
+}
