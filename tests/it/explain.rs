@@ -1468,6 +1468,31 @@ fn fdisk_session_building_a_dos_label_on_a_big_disk() {
     assert!(problems(&ex, "partition-table-limit").is_empty());
 }
 
+/// Old fdisk's listing of a GPT disk without the "GPT detected" warning above it (a paste
+/// that starts at the "Disk" line): the one entry of type EEh is the protective MBR (UEFI
+/// 2.10 section 5.2.3), so the disk's table is GPT, neither limited to 2 TiB nor misaligned
+/// by that entry's start at sector 1. A real DOS label of the same size keeps the limit.
+/// NOT A CAPTURE: rows in util-linux 2.20 fdisk's layout.
+#[test]
+fn an_old_fdisk_listing_of_a_gpt_disk_is_no_mbr() {
+    let head = "Disk /dev/sdb: 3000.6 GB, 3000558944256 bytes\n\
+        255 heads, 63 sectors/track, 364797 cylinders, total 5860466688 sectors\n\
+        Units = sectors of 1 * 512 = 512 bytes\n\
+        Sector size (logical/physical): 512 bytes / 4096 bytes\n\
+        I/O size (minimum/optimal): 4096 bytes / 4096 bytes\n\
+        Disk identifier: 0x00000000\n\n\
+           Device Boot      Start         End      Blocks   Id  System\n";
+    let gpt = format!(
+        "{head}/dev/sdb1               1  4294967294  2147483647   ee  GPT\nPartition 1 does not start on physical sector boundary.\n"
+    );
+    let ex = explain_text(&gpt);
+    assert!(problems(&ex, "partition-table-limit").is_empty(), "{:#?}", ex.findings);
+    assert!(problems(&ex, "partition-misaligned").is_empty(), "{:#?}", ex.findings);
+    let dos = format!("{head}/dev/sdb1            2048  4294967294  2147482623+  83  Linux\n");
+    let ex = explain_text(&dos);
+    assert_eq!(problems(&ex, "partition-table-limit").len(), 1, "{:#?}", ex.findings);
+}
+
 /// hdparm's timing run pasted with the command on its prompt line: the command is on the
 /// benchmark's line of explain's answer instead of "(command not pasted)", whatever the
 /// prompt (`[root@host ~]#`, a bare `#`, `root@host:~#`, `$ sudo`). Real pastes: a CentOS

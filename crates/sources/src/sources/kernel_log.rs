@@ -168,12 +168,26 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
         no_medium = no_medium.saturating_add(gone.len());
     }
     no_medium = no_medium.saturating_add(passive_path_refusals(log, &out));
+    let refused = no_medium > 0;
+    // The buffer cache's and file systems' lines for those requests (fs/buffer.c "Buffer
+    // I/O error on dev sda1, logical block 2, async page read", fs_io_error_device) echo a
+    // request that already failed: they go with it, not against the sense count.
+    let echo = |l: &str| {
+        l.to_ascii_lowercase().contains("buffer i/o error on dev")
+            || fs_io_error_device(l).is_some()
+    };
     while no_medium > 0 {
-        let Some(i) = out.iter().rposition(|e| e.kind == KernelEventKind::IoError) else {
+        let Some(i) = out
+            .iter()
+            .rposition(|e| e.kind == KernelEventKind::IoError && !echo(&e.line))
+        else {
             break;
         };
         out.remove(i);
         no_medium -= 1;
+    }
+    if refused && !out.iter().any(|e| !echo(&e.line)) {
+        out.clear();
     }
     if probe_timeouts_only(&cam_commands, &out) {
         out.clear();
@@ -3496,15 +3510,45 @@ pub fn usb_path_failures(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> 
     let own = usb_device_of(disk, log).map(|(d, _)| d);
     let mut pending: Vec<KernelEvent> = Vec::new();
     let mut own_after = false;
+    // A card reader or stick unplugged after its slot said it was empty: the disk's only
+    // errors before the disconnect are NOT READY, MEDIUM NOT PRESENT (ASC 3Ah) and their
+    // block-layer echoes, no reset or error of its USB path came first, and nothing of the
+    // disk follows. The hub driver's "USB disconnect" is then the user pulling the reader,
+    // as hub.c prints it for any removal, not the path failing.
+    let mut trouble = false;
+    let mut no_medium = false;
     for raw in log.lines() {
         let body = strip_prefixes(raw);
+        let low = body.to_ascii_lowercase();
+        if is_no_medium_sense(&low) {
+            no_medium = true;
+        }
         let is_usb_line = (body.starts_with("usb ")
             || body.starts_with("xhci")
             || body.starts_with("ehci")
             || body.starts_with("ohci"))
             && classify(body) == Some(KernelEventKind::TransportError)
             && own.as_deref().is_none_or(|d| usb_line_on_path(body, d));
+        let unplugged = is_usb_line
+            && no_medium
+            && !trouble
+            && low.contains(": usb disconnect, device number");
+        if low.starts_with("usb ") && low.contains("reset ") && low.contains("usb device") {
+            trouble = true;
+        }
+        // The disk's own failures other than the block layer's echo of a failed request
+        // (a timeout, a medium error, a command its host failed) are trouble too.
+        if !is_usb_line
+            && names_disk(body, disk)
+            && classify(body).is_some_and(|k| k != KernelEventKind::IoError)
+        {
+            trouble = true;
+        }
+        if unplugged {
+            continue;
+        }
         if is_usb_line {
+            trouble = true;
             pending.push(KernelEvent {
                 kind: KernelEventKind::TransportError,
                 line: body.trim().to_string(),

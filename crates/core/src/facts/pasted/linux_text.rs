@@ -336,9 +336,18 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                         set_if_unknown(&mut d.alignment_offset_bytes, Some(0), &key);
                     }
                     let sector = fd.logical_sector_bytes.unwrap_or(512);
+                    // An MBR entry of type EEh is the protective MBR of a GPT disk (UEFI 2.10
+                    // section 5.2.3): it marks the disk as GPT and is no partition of it. Old
+                    // fdisk lists only that entry (or a hybrid MBR's copies beside it), and a
+                    // paste may hold the table without fdisk's "GPT detected" warning above.
+                    let protective = |p: &&sources::fdisk::FdiskPartition| {
+                        p.type_id.as_deref() == Some("ee")
+                    };
+                    let gpt_protected = fd.partitions.iter().any(|p| protective(&p));
                     let parts: Vec<model::Partition> = fd
                         .partitions
                         .iter()
+                        .filter(|p| !protective(p))
                         .filter_map(|p| {
                             let start = p.start?;
                             Some(model::Partition {
@@ -356,7 +365,7 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                     if (!parts.is_empty() || blank_session) && !d.partition_table.is_known() {
                         let scheme = match fd.label.as_deref() {
                             Some("gpt") => "gpt",
-                            _ if fd.gpt_detected => "gpt",
+                            _ if fd.gpt_detected || gpt_protected => "gpt",
                             _ => "mbr",
                         };
                         d.partition_table = Fact::known(
