@@ -1486,11 +1486,24 @@ fn an_old_fdisk_listing_of_a_gpt_disk_is_no_mbr() {
         "{head}/dev/sdb1               1  4294967294  2147483647   ee  GPT\nPartition 1 does not start on physical sector boundary.\n"
     );
     let ex = explain_text(&gpt);
-    assert!(problems(&ex, "partition-table-limit").is_empty(), "{:#?}", ex.findings);
-    assert!(problems(&ex, "partition-misaligned").is_empty(), "{:#?}", ex.findings);
+    assert!(
+        problems(&ex, "partition-table-limit").is_empty(),
+        "{:#?}",
+        ex.findings
+    );
+    assert!(
+        problems(&ex, "partition-misaligned").is_empty(),
+        "{:#?}",
+        ex.findings
+    );
     let dos = format!("{head}/dev/sdb1            2048  4294967294  2147482623+  83  Linux\n");
     let ex = explain_text(&dos);
-    assert_eq!(problems(&ex, "partition-table-limit").len(), 1, "{:#?}", ex.findings);
+    assert_eq!(
+        problems(&ex, "partition-table-limit").len(),
+        1,
+        "{:#?}",
+        ex.findings
+    );
 }
 
 /// hdparm's timing run pasted with the command on its prompt line: the command is on the

@@ -3529,10 +3529,8 @@ pub fn usb_path_failures(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> 
             || body.starts_with("ohci"))
             && classify(body) == Some(KernelEventKind::TransportError)
             && own.as_deref().is_none_or(|d| usb_line_on_path(body, d));
-        let unplugged = is_usb_line
-            && no_medium
-            && !trouble
-            && low.contains(": usb disconnect, device number");
+        let unplugged =
+            is_usb_line && no_medium && !trouble && low.contains(": usb disconnect, device number");
         if low.starts_with("usb ") && low.contains("reset ") && low.contains("usb device") {
             trouble = true;
         }

@@ -340,9 +340,8 @@ pub(super) fn derive(sys: &mut SystemFacts, p: &Pasted) {
                     // section 5.2.3): it marks the disk as GPT and is no partition of it. Old
                     // fdisk lists only that entry (or a hybrid MBR's copies beside it), and a
                     // paste may hold the table without fdisk's "GPT detected" warning above.
-                    let protective = |p: &&sources::fdisk::FdiskPartition| {
-                        p.type_id.as_deref() == Some("ee")
-                    };
+                    let protective =
+                        |p: &&sources::fdisk::FdiskPartition| p.type_id.as_deref() == Some("ee");
                     let gpt_protected = fd.partitions.iter().any(|p| protective(&p));
                     let parts: Vec<model::Partition> = fd
                         .partitions
