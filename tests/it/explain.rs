@@ -1506,6 +1506,26 @@ fn an_old_fdisk_listing_of_a_gpt_disk_is_no_mbr() {
     );
 }
 
+/// fstrim refused on a mountpoint (EOPNOTSUPP: the filesystem's device has no discard
+/// limit) while the paste's only disk takes discards (lsblk -D's DISC-MAX 2G): a layer
+/// between them drops TRIM, and the fix names a placeholder for it, never a word of the
+/// paste. The same refusal with the disk at DISC-MAX 0B is the disk's own. NOT A CAPTURE:
+/// lines in util-linux 2.20's fstrim and lsblk layouts.
+#[test]
+fn fstrim_refused_above_a_disk_that_takes_discards_is_a_layer() {
+    let t = "$ sudo fstrim -v /home\nfstrim: /home: FITRIM ioctl failed: Operation not supported\n\n\
+        $ lsblk -D\nNAME   DISC-ALN DISC-GRAN DISC-MAX DISC-ZERO\nsda           0      512B       2G         0\n";
+    let ex = explain_text(t);
+    let f = problems(&ex, "trim-unavailable");
+    assert_eq!(f.len(), 1, "{:#?}", ex.findings);
+    assert!(f[0].title.contains("MAPPING"), "{}", f[0].title);
+    let t = t.replace("512B       2G", "  0B       0B");
+    let ex = explain_text(&t);
+    let f = problems(&ex, "trim-unavailable");
+    assert_eq!(f.len(), 1, "{:#?}", ex.findings);
+    assert!(!f[0].title.contains("MAPPING"), "{}", f[0].title);
+}
+
 /// hdparm's timing run pasted with the command on its prompt line: the command is on the
 /// benchmark's line of explain's answer instead of "(command not pasted)", whatever the
 /// prompt (`[root@host ~]#`, a bare `#`, `root@host:~#`, `$ sudo`). Real pastes: a CentOS

@@ -599,6 +599,10 @@ fn unwrap(src: usize, raw: Vec<RawLine>) -> (Vec<Line>, usize) {
                 // pg_test_fsync row whose blank line the paste lost) opens the next
                 // section: a row's wrapped tail is more of its columns, not a title.
                 && !(last.text.trim().contains("   ") && text.trim_end().ends_with(':'))
+                // A one-word heading ("Commands/features:", "Capabilities:" of hdparm -I,
+                // "config:" of zpool status) opens a section of a program's output; a
+                // wrapped sentence's tail of one word with a colon is prose either way.
+                && !one_word_heading(&text)
                 // A rule under a table header ("-----", "=====") is no prose a client
                 // wrapped: the row after it is the table's.
                 && !last.text.trim().chars().all(|c| matches!(c, '-' | '=' | '+'))
@@ -640,6 +644,12 @@ fn unwrap(src: usize, raw: Vec<RawLine>) -> (Vec<Line>, usize) {
         prev = Some((depth, width, full_width, soft));
     }
     (out, joined)
+}
+
+/// A line that is one word ending in a colon: a section heading of a program's output.
+fn one_word_heading(text: &str) -> bool {
+    let t = text.trim();
+    t.ends_with(':') && !t.contains(char::is_whitespace)
 }
 
 static DD_MARK: LazyLock<Regex> = LazyLock::new(|| {

@@ -171,7 +171,10 @@ pub fn parse_identify(text: &str) -> Option<HdparmIdentify> {
             r.device = Some(t.trim_end_matches(':').to_string());
             continue;
         }
-        if t.starts_with("ATA device") {
+        // identify.c prints "CompactFlash ATA device" for a CFA device (general configuration
+        // word 848Ah, CF+ and CompactFlash 4.1 section 6.2.1.6), "ATA device, with ... media"
+        // for any other ATA device.
+        if t.starts_with("ATA device") || t == "CompactFlash ATA device" {
             recognised = true;
             continue;
         }
@@ -184,8 +187,10 @@ pub fn parse_identify(text: &str) -> Option<HdparmIdentify> {
             in_features = true;
             continue;
         }
-        if t.ends_with(':') && !t.contains(' ') && t != "Commands/features:" {
-            // "Security:", "Capabilities:", "Checksum:" headers end the feature list.
+        if t.ends_with(':') && !t.contains(char::is_whitespace) && t != "Commands/features:" {
+            // "Security:", "Capabilities:", "Checksum:" headers end the feature list; the
+            // list's own "Enabled\tSupported:" heading (identify.c prints it with a tab)
+            // does not.
             in_features = false;
         }
         if in_features {
@@ -608,7 +613,7 @@ use crate::sources::spec;
 crate::rx!(HDPARM_HDR, r"^\s*/dev/[\w/.-]+:\s*$");
 crate::rx!(
     HDPARM_I,
-    r"^(ATA device, with|\s+(Model Number|Serial Number|Firmware Revision|Transport|Standards|Configuration|Capabilities|Commands/features|Security|Logical Unit WWN|Checksum|Used|Supported|Likely used|CHS|LBA|Logical|Physical|device size|cache/buffer|Form Factor|Nominal Media Rotation Rate|R/W multiple|DMA|PIO|Cycle time|Enabled|Queue depth|Master password|Device)\b)"
+    r"^(ATA device, with|CompactFlash ATA device|\s+(Model Number|Serial Number|Firmware Revision|Transport|Standards|Configuration|Capabilities|Commands/features|Security|Logical Unit WWN|Checksum|Used|Supported|Likely used|CHS|LBA|Logical|Physical|device size|cache/buffer|Form Factor|Nominal Media Rotation Rate|R/W multiple|DMA|PIO|Cycle time|Enabled|Queue depth|Master password|Device)\b)"
 );
 // `hdparm -i` (hdparm.c dump_identity): the kernel's saved identify, one "Model=...,
 // FwRev=..., SerialNo=..." line and "key=value" lines after it.
@@ -661,6 +666,7 @@ fn start_line(lines: &[&str]) -> spec::Start {
     let t = lines.first().copied().unwrap_or("");
     spec::Start::from(
         t.starts_with("ATA device, with")
+            || t == "CompactFlash ATA device"
             || HDPARM_W.is_match(t)
             || HDPARM_D.is_match(t)
             || HDPARM_T.is_match(t)
@@ -679,6 +685,7 @@ fn member(t: &str, st: &spec::BlockState) -> spec::Member {
     spec::Member::from(
         t.starts_with([' ', '\t'])
             || t.starts_with("ATA device")
+            || t == "CompactFlash ATA device"
             || t.starts_with("SG_IO: ")
             || HDPARM_I.is_match(t)
             || HDPARM_LOWER_I.is_match(t)
@@ -1022,6 +1029,23 @@ mod tests {
         assert_eq!(
             parse_identify(mixed).expect("identify").rotating_media(),
             Some(false)
+        );
+    }
+
+    /// hdparm -I of a CompactFlash device (identify.c's "CompactFlash ATA device" banner),
+    /// with the feature list's heading as identify.c prints it ("\t   Enabled\tSupported:",
+    /// a tab between the words): the write cache it lists without a star is off. NOT A
+    /// CAPTURE: lines in identify.c's layout.
+    #[test]
+    fn a_compactflash_identify_with_tabs_keeps_its_features() {
+        let t = "/dev/sda:\n\nCompactFlash ATA device\n\tModel Number:       EXAMPLE CF\n\
+                 Commands/features:\n\tEnabled\tSupported:\n\t   *\tSMART feature set\n\
+                 \t    \tWrite cache\n\t   *\tCFA feature set\n";
+        let h = parse_identify(t).expect("identify");
+        assert_eq!(h.model.as_deref(), Some("EXAMPLE CF"));
+        assert_eq!(
+            (h.write_cache_supported, h.write_cache_enabled),
+            (Some(true), Some(false))
         );
     }
 

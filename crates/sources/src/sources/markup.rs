@@ -6,6 +6,47 @@
 use regex::Regex;
 use std::sync::LazyLock;
 
+/// The character references a page's HTML escaping left in a paste (HTML Living Standard
+/// 13.2.5.72-80): a forum archive that stored a post's source shows lsblk's tree as
+/// "&#9500;&#9472;sda1" and mdstat's "unused devices: &lt;none&gt;". Numeric references
+/// of printable characters are decoded (a no-break space becomes a space, a byte order mark
+/// goes), and the four named ones HTML escaping writes (&amp; &lt; &gt; &quot;); any other
+/// "&name;" stays as it is.
+fn decode_char_refs(line: &str) -> std::borrow::Cow<'_, str> {
+    static REF: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"&(?:#(\d{1,7})|#[xX]([0-9A-Fa-f]{1,6})|(amp|lt|gt|quot));")
+            .expect("static regex")
+    });
+    if !line.contains('&') {
+        return std::borrow::Cow::Borrowed(line);
+    }
+    REF.replace_all(line, |c: &regex::Captures<'_>| {
+        let all = c.get(0).map_or("", |m| m.as_str());
+        if let Some(name) = c.get(3) {
+            return match name.as_str() {
+                "amp" => "&",
+                "lt" => "<",
+                "gt" => ">",
+                _ => "\"",
+            }
+            .to_string();
+        }
+        let code = c
+            .get(1)
+            .and_then(|m| m.as_str().parse::<u32>().ok())
+            .or_else(|| {
+                c.get(2)
+                    .and_then(|m| u32::from_str_radix(m.as_str(), 16).ok())
+            });
+        match code.and_then(char::from_u32) {
+            Some('\u{feff}') => String::new(),
+            Some('\u{a0}') => " ".to_string(),
+            Some(ch) if !ch.is_control() || ch == '\t' => ch.to_string(),
+            _ => all.to_string(),
+        }
+    })
+}
+
 /// The formatting a forum or issue tracker left around pasted output: the HTML tags people
 /// type to keep a paste's layout (`<pre>`, `<code>`, `<b>` around a figure, `<br>`), and
 /// Markdown emphasis around a whole line (`_fdisk: ... of them_`, `*...*`, `**...**`). The
@@ -30,7 +71,8 @@ pub fn strip_markup(line: &str) -> String {
         Regex::new(r"(^|[\s=:(,])(?:\*\*|__)([^*_\s](?:[^*_]*[^*_\s])?)(?:\*\*|__)")
             .expect("static regex")
     });
-    let l = TAG.replace_all(line, "");
+    let l = decode_char_refs(line);
+    let l = TAG.replace_all(&l, "");
     let l = BBCODE.replace_all(&l, "").into_owned();
     let l = BBCODE_LEAD.replace(&l, "$1").into_owned();
     // Bold around a figure inside a line ("... = **278.55 kB/sec**"): a poster's emphasis

@@ -625,3 +625,20 @@ fn unstamped_scsi_and_usb_lines_run_together_are_cut() {
     let one = "Mar  3 10:00:00 host kernel: sd 7:0:0:0: [sdc] 1953525168 512-byte logical blocks: (1.00 TB/932 GiB)";
     assert_eq!(unflatten(one), vec![one.to_string()]);
 }
+
+/// A one-word heading after a line near the wrap width opens a section of a program's
+/// output (hdparm -I's "Commands/features:" after its "Cycle time" line), never a wrapped
+/// tail; a wrapped sentence's tail of several words still joins.
+#[test]
+fn a_one_word_heading_is_not_a_wrapped_tail() {
+    let t =
+        "\t     Cycle time: no flow control=120ns  IORDY flow control=120ns\nCommands/features:\n";
+    let l = lines(t);
+    assert!(l.iter().any(|x| x.trim() == "Commands/features:"), "{l:?}");
+    let prose = "I ran the read test on the new disk and it came back a lot slower than\nwhat the vendor says it should do\n";
+    assert!(
+        lines(prose)[0].ends_with("slower than what the vendor says it should do"),
+        "{:?}",
+        lines(prose)
+    );
+}

@@ -141,7 +141,7 @@ fn discard_refusals(sys: &mut SystemFacts, p: &Pasted) {
         let targets: Vec<String> = if let Some(dev) = dev {
             let w = whole_disk(&dev);
             vec![if w.is_empty() { dev } else { w }]
-        } else if let Some(mp) = mountpoint {
+        } else if let Some(mp) = mountpoint.clone() {
             let mounted: Vec<String> = sys
                 .disks
                 .iter()
@@ -155,10 +155,13 @@ fn discard_refusals(sys: &mut SystemFacts, p: &Pasted) {
                     .filter(|d| d.trim.discard_max_bytes.get() == Some(0))
                     .map(|d| d.name.clone())
                     .collect();
-                if zero.is_empty() && sys.disks.is_empty() {
-                    vec![crate::facts::PASTED_DISK.to_string()]
-                } else {
-                    zero
+                match (zero.is_empty(), sys.disks.as_slice()) {
+                    (true, []) => vec![crate::facts::PASTED_DISK.to_string()],
+                    // The paste's only disk: the filesystem the kernel refused to trim
+                    // lives on it, and the discard stops somewhere between the two (a
+                    // layer that does not pass it, when the disk itself takes it).
+                    (true, [only]) => vec![only.name.clone()],
+                    _ => zero,
                 }
             } else {
                 mounted
@@ -181,6 +184,26 @@ fn discard_refusals(sys: &mut SystemFacts, p: &Pasted) {
                 && !d.trim.discard_refused.is_known()
             {
                 d.trim.discard_refused = Fact::known(line.clone(), from.clone());
+                // The kernel refused to trim a filesystem on a disk that takes discards
+                // (its limit is not 0): a layer between them has none (dm-crypt without
+                // allow_discards, an LVM or md layer of an older kernel).
+                if let (Some(mp), Some(max)) = (
+                    mountpoint.as_deref(),
+                    d.trim.discard_max_bytes.get().filter(|m| *m > 0),
+                ) && !d.trim.layer_blocks_discard.is_known()
+                {
+                    d.trim.layer_blocks_discard = Fact::known(
+                        // The value's first word names the layer (checks::trim_unavailable
+                        // puts it in the fix's commands): not named here, so the placeholder
+                        // the user replaces with the mapping under the mountpoint.
+                        format!(
+                            "MAPPING (the layer between {mp} and {name}, as `lsblk` shows it): \
+                             fstrim was refused while {name} takes discards (DISC-MAX {max} \
+                             bytes)"
+                        ),
+                        from.clone(),
+                    );
+                }
                 if !d.trim.discard_max_bytes.is_known() {
                     d.trim.discard_max_bytes = Fact::known(0, from.clone());
                 }

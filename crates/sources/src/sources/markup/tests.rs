@@ -137,3 +137,24 @@ fn terminal_colour_codes_are_taken_out() {
     assert_eq!(strip_ansi("[1m] x"), "[1m] x");
     assert_eq!(strip_ansi("ends with ESC \u{1b}"), "ends with ESC ");
 }
+
+/// A forum archive's HTML escaping: numeric references of printable characters and the
+/// four named ones HTML escaping writes are decoded; a control character's reference, an
+/// unknown name and a bare ampersand stay. NOT A CAPTURE: lsblk's tree and mdstat's
+/// "unused devices" line as a page's source escapes them.
+#[test]
+fn character_references_of_an_escaped_page_are_decoded() {
+    assert_eq!(
+        strip_markup("&#9500;&#9472;sda1   0   512B   2G   0"),
+        "├─sda1   0   512B   2G   0"
+    );
+    assert_eq!(
+        strip_markup("unused devices: &lt;none&gt;"),
+        "unused devices: <none>"
+    );
+    assert_eq!(strip_markup("&#xFEFF;smartctl 5.41"), "smartctl 5.41");
+    assert_eq!(
+        strip_markup("a&#160;b &#7; &nbsp; R&D"),
+        "a b &#7; &nbsp; R&D"
+    );
+}
