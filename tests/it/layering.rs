@@ -722,7 +722,6 @@ const STAYS_PUB: &[&str] = &[
     "sources/camcontrol_tags.rs:Tags",
     "sources/cryptsetup.rs:CryptsetupStatus",
     "sources/dmsetup.rs:DmTarget",
-    "sources/fdisk.rs:FdiskPartition",
     "sources/fio.rs:FioDiskStat",
     "sources/luks_dump.rs:LuksHeader",
     "sources/hdparm.rs:HdparmIdentify",
