@@ -8,6 +8,7 @@ use crate::checks::common::{self, Source, cite, how_to_know};
 use crate::checks::{Check, Confidence, Finding, Fix, Severity, Verdict};
 use crate::evidence::Platform;
 use crate::facts::{DeviceClass, DiskFacts, KernelEventKind, SystemFacts};
+use crate::sources::kernel_log::is_buffer_io_error;
 use crate::sources::{ask, ask_bare, power_log, spec::Ask};
 
 pub const ID: &str = "media-errors";
@@ -404,14 +405,6 @@ fn states_generic_status(line: &str) -> bool {
         || low.contains("critical medium error, dev nvme")
         || crate::sources::kernel_log::is_unnamed_ata_device_error(line)
         || crate::sources::kernel_log::is_unanswered_disk_probe(&low)
-}
-
-/// The buffer cache's line for a block whose request failed (fs/buffer.c: "Buffer I/O
-/// error on dev sda1, logical block N, lost async page write", "async page read"): the
-/// consequence of the request's error, with no status of its own.
-fn is_buffer_io_error(line: &str) -> bool {
-    line.to_ascii_lowercase()
-        .contains("buffer i/o error on dev")
 }
 
 /// The disk's kernel I/O error lines when they are all that is held against it: every

@@ -172,10 +172,7 @@ pub fn events_for(disk: &str, log: &str, from: &str) -> Vec<KernelEvent> {
     // The buffer cache's and file systems' lines for those requests (fs/buffer.c "Buffer
     // I/O error on dev sda1, logical block 2, async page read", fs_io_error_device) echo a
     // request that already failed: they go with it, not against the sense count.
-    let echo = |l: &str| {
-        l.to_ascii_lowercase().contains("buffer i/o error on dev")
-            || fs_io_error_device(l).is_some()
-    };
+    let echo = |l: &str| is_buffer_io_error(l) || fs_io_error_device(l).is_some();
     while no_medium > 0 {
         let Some(i) = out
             .iter()
@@ -4108,6 +4105,14 @@ impl NetworkBlockDevice {
         .into_iter()
         .find(|k| k.description() == s)
     }
+}
+
+/// The buffer cache's line for a block whose request failed (fs/buffer.c: "Buffer I/O
+/// error on dev sda1, logical block N, lost async page write", "async page read"): the
+/// consequence of the request's error, with no status of its own.
+pub fn is_buffer_io_error(line: &str) -> bool {
+    line.to_ascii_lowercase()
+        .contains("buffer i/o error on dev")
 }
 
 /// The block device a filesystem's own I/O error line names, when the line reports a
